@@ -1,0 +1,166 @@
+// Package display is routelab's display contract: MIME bundles and the small,
+// duck-typed interfaces through which any value shows itself in a notebook.
+//
+// It depends on nothing but the standard library, so the engine, plots, the
+// scripting layer and the kernel can all speak it without importing each other.
+// A value displays richly by having one of the methods below; nothing has to
+// register anywhere and the kernel never switches on concrete types.
+package display
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+)
+
+// MIME types understood by Jupyter front ends and by routelab's own renderers.
+const (
+	TextPlain = "text/plain"
+	TextHTML  = "text/html"
+	SVG       = "image/svg+xml"
+	PNG       = "image/png"
+	JSON      = "application/json"
+	Markdown  = "text/markdown"
+)
+
+// Bundle maps a MIME type to its data. Text types hold a string; image/png
+// holds base64 text; application/json holds any JSON-encodable value.
+type Bundle map[string]any
+
+// MIMEs returns the bundle's MIME types in a stable order.
+func (b Bundle) MIMEs() []string {
+	keys := make([]string, 0, len(b))
+	for k := range b {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Text returns the text/plain entry, or "" when there is none.
+func (b Bundle) Text() string {
+	s, _ := b[TextPlain].(string)
+	return s
+}
+
+// Bundler is implemented by values that build their whole bundle themselves.
+type Bundler interface {
+	Bundle() Bundle
+}
+
+// HTMLer values show as text/html.
+type HTMLer interface {
+	HTML() string
+}
+
+// SVGer values show as image/svg+xml.
+type SVGer interface {
+	SVG() (string, error)
+}
+
+// PNGer values show as image/png; the result is the raw PNG bytes.
+type PNGer interface {
+	PNG() ([]byte, error)
+}
+
+// Markdowner values show as text/markdown.
+type Markdowner interface {
+	Markdown() string
+}
+
+// JSONer values add an application/json entry.
+type JSONer interface {
+	JSONValue() any
+}
+
+// Of builds the bundle for v: a Bundler decides for itself; otherwise each
+// optional interface v implements contributes its MIME type, and text/plain is
+// always present (fmt's %v of v unless v is a fmt.Stringer or an error).
+// A method that fails is reported inside the text/plain entry instead of
+// losing the value.
+func Of(v any) Bundle {
+	if b, ok := v.(Bundler); ok {
+		out := b.Bundle()
+		if out == nil {
+			out = Bundle{}
+		}
+		if _, ok := out[TextPlain]; !ok {
+			out[TextPlain] = Plain(v)
+		}
+		return out
+	}
+	out := Bundle{TextPlain: Plain(v)}
+	if h, ok := v.(HTMLer); ok {
+		out[TextHTML] = h.HTML()
+	}
+	if m, ok := v.(Markdowner); ok {
+		out[Markdown] = m.Markdown()
+	}
+	if s, ok := v.(SVGer); ok {
+		if svg, err := s.SVG(); err == nil {
+			out[SVG] = svg
+		} else {
+			out[TextPlain] = fmt.Sprintf("%s\n(svg unavailable: %v)", out[TextPlain], err)
+		}
+	}
+	if j, ok := v.(JSONer); ok {
+		out[JSON] = j.JSONValue()
+	}
+	return out
+}
+
+// Plain is the text/plain form of v.
+func Plain(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return fmt.Sprintf("%q", x)
+	case error:
+		return x.Error()
+	case fmt.Stringer:
+		if isNilPointer(v) {
+			return "nil"
+		}
+		return x.String()
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+// Error is an evaluation failure in the shape notebooks show it: a name, a
+// message and traceback lines (already formatted for display).
+type Error struct {
+	Name      string   `json:"ename"`
+	Value     string   `json:"evalue"`
+	Traceback []string `json:"traceback"`
+}
+
+func (e *Error) Error() string {
+	if e.Name == "" {
+		return e.Value
+	}
+	return e.Name + ": " + e.Value
+}
+
+// Sink receives a running cell's output.
+type Sink interface {
+	// Stream writes text to "stdout" or "stderr".
+	Stream(name, text string)
+	// Display shows a bundle. A non-empty id names the display so a later
+	// call with update set replaces it in place.
+	Display(b Bundle, id string, update bool)
+	// Clear clears the cell's output; with wait, only when new output arrives.
+	Clear(wait bool)
+}
+
+// Completion is the answer to a completion request: Matches replace
+// code[Start:End] (byte offsets).
+type Completion struct {
+	Matches    []string
+	Start, End int
+}

@@ -1,0 +1,27 @@
+package kernel
+
+import (
+	"context"
+
+	"github.com/routelab/routelab/display"
+)
+
+// Interpreter is everything the kernel and the headless notebook runner need
+// from a language session. The kernel never sees the interpreter behind it
+// (the dsl session implements this), so Jupyter and `routelab run` execute
+// cells through exactly the same path.
+type Interpreter interface {
+	// Execute runs one cell. Output (streams, displays) goes to sink while the
+	// cell runs; the returned bundle is the cell's value (nil when it has none).
+	// A failed cell returns a *display.Error; the session stays usable.
+	Execute(ctx context.Context, code string, sink display.Sink) (display.Bundle, error)
+	// Interrupt stops the running cell, if any, keeping the session's state.
+	Interrupt()
+	// Complete proposes completions for the code at the cursor (a byte offset).
+	Complete(code string, cursor int) display.Completion
+	// Inspect describes the symbol at the cursor; ok is false when nothing is known.
+	Inspect(code string, cursor int) (doc display.Bundle, ok bool)
+	// IsComplete tells whether code is ready to run: "complete", "incomplete"
+	// (with the indent to continue with) or "invalid".
+	IsComplete(code string) (status, indent string)
+}
