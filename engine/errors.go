@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// FieldError reports a configuration value that is not allowed: which field,
+// the value given and what would be accepted.
+type FieldError struct {
+	Field   string
+	Value   any
+	Allowed string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("%s: %s is not allowed (want %s)", e.Field, formatValue(e.Value), e.Allowed)
+}
+
+func formatValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", x)
+	case float64:
+		return fmt.Sprintf("%g", x)
+	}
+	return fmt.Sprint(v)
+}
+
+func fieldErr(field string, value any, allowed string) error {
+	return &FieldError{Field: field, Value: value, Allowed: allowed}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// checkPositive requires a finite x > 0.
+func checkPositive(field string, x float64) error {
+	if !finite(x) || x <= 0 {
+		return fieldErr(field, x, "a finite number > 0")
+	}
+	return nil
+}
+
+// checkRange requires a finite x with lo <= x <= hi.
+func checkRange(field string, x, lo, hi float64) error {
+	if !finite(x) || x < lo || x > hi {
+		return fieldErr(field, x, fmt.Sprintf("a number in [%g, %g]", lo, hi))
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package engine
+
+import "math"
+
+// ReplicaSnapshot is one replica in a live snapshot: the router's view plus
+// what only an observer of the whole model knows (its current speed).
+type ReplicaSnapshot struct {
+	Replica
+	SpeedMs  float64 // current mean ms per reference request, slowdown included
+	Assigned int64   // accepted assignments since time zero
+	Finished int64   // completions since time zero
+}
+
+// Snapshot is a read-only picture of a simulator for live views.
+type Snapshot struct {
+	Now      float64
+	Replicas []ReplicaSnapshot
+	// Recent summarises the last 250 completions (all requests, not only a
+	// cohort); Throughput is completions per second over the trailing 1000 ms.
+	Recent     LatencyStats
+	Throughput float64
+	Rate       float64 // current arrival rate, req/s
+	Totals     Totals
+}
+
+// Snapshot returns the current state. It never changes the simulation.
+func (s *Simulator) Snapshot() Snapshot {
+	v := s.buildView()
+	snap := Snapshot{
+		Now:        s.Now(),
+		Replicas:   make([]ReplicaSnapshot, len(s.replicas)),
+		Throughput: s.live.throughput(s.step),
+		Rate:       s.wl.rate,
+		Totals:     s.totals,
+	}
+	for i := range s.replicas {
+		r := &s.replicas[i]
+		snap.Replicas[i] = ReplicaSnapshot{Replica: v.Replicas[i], SpeedMs: r.base * r.factor, Assigned: r.assigned, Finished: r.finished}
+	}
+	snap.Recent, s.scratch = s.live.recent(s.scratch)
+	return snap
+}
+
+// Timeline is a run sampled at a fixed interval, for plotting.
+type Timeline struct {
+	EveryMs float64         `json:"every_ms"`
+	Points  []TimelinePoint `json:"points"`
+	Events  []Event         `json:"events"`
+}
+
+// TimelinePoint is one sample. Slices are indexed by replica id − 1.
+type TimelinePoint struct {
+	At         float64 `json:"at_ms"`
+	Waiting    []int   `json:"waiting"`
+	InFlight   []int   `json:"in_flight"`
+	Healthy    []bool  `json:"healthy"`
+	Assigned   []int64 `json:"assigned"` // cumulative
+	P99        float64 `json:"p99_ms"`   // last 250 completions; NaN before any
+	Throughput float64 `json:"throughput_rps"`
+}
+
+type sampler struct {
+	every int64 // steps
+	next  int64
+	tl    Timeline
+}
+
+func newSampler(everyMs float64) *sampler {
+	every := int64(math.Round(everyMs / StepMs))
+	return &sampler{every: every, tl: Timeline{EveryMs: everyMs}}
+}
+
+func (sp *sampler) record(s *Simulator) {
+	n := len(s.replicas)
+	p := TimelinePoint{
+		At: s.Now(), Waiting: make([]int, n), InFlight: make([]int, n),
+		Healthy: make([]bool, n), Assigned: make([]int64, n),
+		Throughput: s.live.throughput(s.step),
+	}
+	for i := range s.replicas {
+		r := &s.replicas[i]
+		p.Waiting[i] = r.queue.len()
+		if r.busy {
+			p.InFlight[i] = 1
+		}
+		p.Healthy[i] = r.healthy
+		p.Assigned[i] = r.assigned
+	}
+	var st LatencyStats
+	st, s.scratch = s.live.recent(s.scratch)
+	p.P99 = st.P99
+	sp.tl.Points = append(sp.tl.Points, p)
+	sp.next += sp.every
+}

@@ -1,0 +1,336 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Replica is what a router knows about one replica when it routes a request:
+// current queue state, health and statistics of completed requests. It never
+// includes a request's sampled service time or the replica's true speed.
+type Replica struct {
+	ID          int     // 1-based
+	Waiting     int     // requests in the waiting queue
+	InFlight    int     // 0 or 1
+	Outstanding int     // Waiting + InFlight
+	Healthy     bool    //
+	ServiceEWMA float64 // ŝ: EWMA (α = 0.15) of observed service times, ms; starts at 11
+	RewardEWMA  float64 // r̄: EWMA (α = 0.15) of max(0, 1 − s/100); starts at 0.89
+	Completed   int     // n: completed requests observed from this replica
+}
+
+// View is the router's picture of the cluster at one routing decision.
+type View struct {
+	Now float64 // ms
+	// Replicas holds every replica in id order (Replicas[i].ID == i+1).
+	Replicas []Replica
+	// Eligible holds the replicas that may take the request (healthy, with
+	// room in the waiting queue), in id order; never empty when Pick is called.
+	Eligible []Replica
+	// TotalCompleted is the sum of Completed over all replicas (T).
+	TotalCompleted int
+}
+
+// Policy routes requests. Pick returns the id of an eligible replica; the
+// engine calls it only when at least one replica is eligible (otherwise the
+// request is shed). Observe reports each completion's service time (ms) and
+// replica id, in completion order.
+type Policy interface {
+	Pick(v *View) (int, error)
+	Observe(replica int, serviceMs float64)
+}
+
+// PolicyEnv is what a policy gets when a run starts.
+type PolicyEnv struct {
+	Replicas int
+	// Rand is the policy's own stream; drawing from it never changes the
+	// workload.
+	Rand *Rand
+}
+
+// PolicySpec names a policy and makes a fresh instance for every run, so runs
+// can proceed in parallel without sharing state.
+type PolicySpec struct {
+	Name string
+	New  func(env PolicyEnv) (Policy, error)
+}
+
+// Router parameters fixed by the specification.
+const (
+	DefaultAlpha   = 0.15  // EWMA weight of the newest observation
+	DefaultCeiling = 100.0 // reward ceiling L, ms
+	DefaultC       = 0.35  // Adaptive exploration weight
+)
+
+// ewma is an exponentially weighted moving average.
+type ewma struct{ v float64 }
+
+func (e *ewma) update(alpha, x float64) { e.v += mul(alpha, x-e.v) }
+
+// reward maps a service time onto [0, 1].
+func reward(serviceMs, ceiling float64) float64 { return math.Max(0, 1-serviceMs/ceiling) }
+
+// RoundRobin cycles a cursor over the ordered list of eligible replicas. The
+// cursor advances only on an accepted assignment (Pick is never called for a
+// shed request), so when the eligible set changes, shares change with it.
+func RoundRobin() PolicySpec {
+	return PolicySpec{Name: "round-robin", New: func(PolicyEnv) (Policy, error) { return &roundRobin{}, nil }}
+}
+
+type roundRobin struct{ cursor int }
+
+func (p *roundRobin) Pick(v *View) (int, error) {
+	id := v.Eligible[p.cursor%len(v.Eligible)].ID
+	p.cursor++
+	return id, nil
+}
+
+func (p *roundRobin) Observe(int, float64) {}
+
+// LeastQueue picks the eligible replica with the fewest outstanding requests
+// (waiting + in flight), ties to the lowest id.
+func LeastQueue() PolicySpec {
+	return PolicySpec{Name: "least-queue", New: func(PolicyEnv) (Policy, error) { return leastQueue{}, nil }}
+}
+
+type leastQueue struct{}
+
+func (leastQueue) Pick(v *View) (int, error) {
+	best := v.Eligible[0]
+	for _, r := range v.Eligible[1:] {
+		if r.Outstanding < best.Outstanding {
+			best = r
+		}
+	}
+	return best.ID, nil
+}
+
+func (leastQueue) Observe(int, float64) {}
+
+// LatencyAware minimises (o_i + 1)·ŝ_i, ŝ an EWMA with weight alpha of the
+// observed service times (starting at 11 ms), ties to the lowest id.
+func LatencyAware(alpha float64) PolicySpec {
+	name := "latency-aware"
+	if alpha != DefaultAlpha {
+		name = fmt.Sprintf("latency-aware(α=%g)", alpha)
+	}
+	return PolicySpec{Name: name, New: func(env PolicyEnv) (Policy, error) {
+		if err := checkAlpha(alpha); err != nil {
+			return nil, err
+		}
+		p := &latencyAware{alpha: alpha, est: make([]ewma, env.Replicas)}
+		for i := range p.est {
+			p.est[i].v = ReferenceDemand
+		}
+		return p, nil
+	}}
+}
+
+func checkAlpha(alpha float64) error {
+	if !finite(alpha) || alpha <= 0 || alpha > 1 {
+		return fieldErr("alpha", alpha, "a number in (0, 1]")
+	}
+	return nil
+}
+
+type latencyAware struct {
+	alpha float64
+	est   []ewma
+}
+
+func (p *latencyAware) Pick(v *View) (int, error) {
+	best, bestCost := 0, math.Inf(1)
+	for _, r := range v.Eligible {
+		if c := mul(float64(r.Outstanding+1), p.est[r.ID-1].v); c < bestCost {
+			best, bestCost = r.ID, c
+		}
+	}
+	return best, nil
+}
+
+func (p *latencyAware) Observe(id int, s float64) { p.est[id-1].update(p.alpha, s) }
+
+// AdaptiveParams are the Adaptive policy's knobs.
+type AdaptiveParams struct {
+	C       float64 // exploration weight
+	Alpha   float64 // EWMA weight for ŝ and r̄
+	Ceiling float64 // L, ms: reward = max(0, 1 − s/L); congestion = o·ŝ/L
+}
+
+// DefaultAdaptiveParams are the specification's c = 0.35, α = 0.15, L = 100 ms.
+func DefaultAdaptiveParams() AdaptiveParams {
+	return AdaptiveParams{C: DefaultC, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}
+}
+
+func (a AdaptiveParams) validate() error {
+	if !finite(a.C) || a.C < 0 {
+		return fieldErr("adaptive.c", a.C, "a finite number >= 0")
+	}
+	if err := checkAlpha(a.Alpha); err != nil {
+		return err
+	}
+	return checkPositive("adaptive.ceiling_ms", a.Ceiling)
+}
+
+// Adaptive scores each eligible replica as
+//
+//	r̄_i + c·sqrt(ln(max(T,1)) / max(n_i,1)) − o_i·ŝ_i/L
+//
+// and picks the highest, ties to the lowest id: exploitation, exploration
+// and congestion avoidance. r̄ starts at 1 − 11/L and ŝ at 11 ms, so before
+// any reward is clipped r̄ = 1 − ŝ/L.
+func Adaptive(p AdaptiveParams) PolicySpec {
+	return PolicySpec{Name: p.name(), New: func(env PolicyEnv) (Policy, error) {
+		if err := p.validate(); err != nil {
+			return nil, err
+		}
+		a := &adaptive{p: p, s: make([]ewma, env.Replicas), r: make([]ewma, env.Replicas), n: make([]int, env.Replicas)}
+		for i := range a.s {
+			a.s[i].v = ReferenceDemand
+			a.r[i].v = 1 - ReferenceDemand/p.Ceiling
+		}
+		return a, nil
+	}}
+}
+
+func (a AdaptiveParams) name() string {
+	var parts []string
+	if a.C != DefaultC {
+		parts = append(parts, fmt.Sprintf("c=%g", a.C))
+	}
+	if a.Alpha != DefaultAlpha {
+		parts = append(parts, fmt.Sprintf("α=%g", a.Alpha))
+	}
+	if a.Ceiling != DefaultCeiling {
+		parts = append(parts, fmt.Sprintf("L=%g", a.Ceiling))
+	}
+	if len(parts) == 0 {
+		return "adaptive"
+	}
+	return "adaptive(" + strings.Join(parts, ",") + ")"
+}
+
+type adaptive struct {
+	p    AdaptiveParams
+	s, r []ewma
+	n    []int
+	t    int
+}
+
+// score is the Adaptive score of replica r given ln(max(T,1)).
+func (a *adaptive) score(r Replica, lnT float64) float64 {
+	i := r.ID - 1
+	explore := mul(a.p.C, math.Sqrt(lnT/float64(max(a.n[i], 1))))
+	congestion := mul(float64(r.Outstanding), a.s[i].v) / a.p.Ceiling
+	return a.r[i].v + explore - congestion
+}
+
+func (a *adaptive) Pick(v *View) (int, error) {
+	lnT := xlog(float64(max(a.t, 1)))
+	best, bestScore := 0, math.Inf(-1)
+	for _, r := range v.Eligible {
+		if sc := a.score(r, lnT); sc > bestScore {
+			best, bestScore = r.ID, sc
+		}
+	}
+	return best, nil
+}
+
+func (a *adaptive) Observe(id int, s float64) {
+	a.s[id-1].update(a.p.Alpha, s)
+	a.r[id-1].update(a.p.Alpha, reward(s, a.p.Ceiling))
+	a.n[id-1]++
+	a.t++
+}
+
+// Random picks an eligible replica uniformly, from the policy's own stream.
+func Random() PolicySpec {
+	return PolicySpec{Name: "random", New: func(env PolicyEnv) (Policy, error) { return &random{rng: env.Rand}, nil }}
+}
+
+type random struct{ rng *Rand }
+
+func (p *random) Pick(v *View) (int, error) { return v.Eligible[p.rng.Intn(len(v.Eligible))].ID, nil }
+func (p *random) Observe(int, float64)      {}
+
+// PowerOfTwo samples two distinct eligible replicas uniformly (from the
+// policy's own stream) and picks the one with fewer outstanding requests,
+// ties to the lower id.
+func PowerOfTwo() PolicySpec {
+	return PolicySpec{Name: "p2c", New: func(env PolicyEnv) (Policy, error) { return &powerOfTwo{rng: env.Rand}, nil }}
+}
+
+type powerOfTwo struct{ rng *Rand }
+
+func (p *powerOfTwo) Pick(v *View) (int, error) {
+	n := len(v.Eligible)
+	if n == 1 {
+		return v.Eligible[0].ID, nil
+	}
+	i := p.rng.Intn(n)
+	j := p.rng.Intn(n - 1)
+	if j >= i {
+		j++
+	}
+	a, b := v.Eligible[i], v.Eligible[j]
+	if b.Outstanding < a.Outstanding || (b.Outstanding == a.Outstanding && b.ID < a.ID) {
+		a = b
+	}
+	return a.ID, nil
+}
+
+func (p *powerOfTwo) Observe(int, float64) {}
+
+// policyDef is one entry of the built-in policy registry.
+type policyDef struct {
+	name, about string
+	spec        func() PolicySpec
+}
+
+// builtinPolicies is the one list of built-in policy names; the CLI, the
+// scripting layer and the docs all read it.
+func builtinPolicies() []policyDef {
+	return []policyDef{
+		{"round-robin", "cursor over the eligible replicas", RoundRobin},
+		{"least-queue", "fewest outstanding requests", LeastQueue},
+		{"latency-aware", "minimise (outstanding+1)·EWMA service time", func() PolicySpec { return LatencyAware(DefaultAlpha) }},
+		{"adaptive", "UCB-inspired score, c = 0.35", func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
+		{"random", "uniform over eligible replicas", Random},
+		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
+	}
+}
+
+// SpecificationPolicies are the four policies the specification compares.
+func SpecificationPolicies() []PolicySpec {
+	return []PolicySpec{RoundRobin(), LeastQueue(), LatencyAware(DefaultAlpha), Adaptive(DefaultAdaptiveParams())}
+}
+
+// PolicyNames lists the built-in policies.
+func PolicyNames() []string {
+	var out []string
+	for _, d := range builtinPolicies() {
+		out = append(out, d.name)
+	}
+	return out
+}
+
+// PolicyAbout describes a built-in policy in a few words.
+func PolicyAbout(name string) string {
+	for _, d := range builtinPolicies() {
+		if d.name == name {
+			return d.about
+		}
+	}
+	return ""
+}
+
+// PolicyByName returns a built-in policy.
+func PolicyByName(name string) (PolicySpec, error) {
+	for _, d := range builtinPolicies() {
+		if d.name == name {
+			return d.spec(), nil
+		}
+	}
+	return PolicySpec{}, fieldErr("policy", name, "one of "+strings.Join(PolicyNames(), ", "))
+}

@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// RunSpec is one seeded run of a policy on a scenario.
+type RunSpec struct {
+	Scenario Scenario
+	Policy   PolicySpec
+	Seed     uint64
+	Protocol Protocol
+	// SampleEvery (ms) records a timeline in the result; 0 records none.
+	SampleEvery float64
+	// OnDecision, when set, sees every routing decision.
+	OnDecision func(Decision)
+
+	tables *tokenTables
+}
+
+// RunResult is the measurement of one run. Counts are exact; latency figures
+// are NaN when no cohort request completed (shown as an em dash).
+type RunResult struct {
+	Policy   string `json:"policy"`
+	Scenario string `json:"scenario"`
+	Seed     uint64 `json:"seed"`
+	// Fingerprint hashes every request the run generated (arrival time,
+	// demand, jitter): equal across policies for the same seed and scenario.
+	Fingerprint uint64 `json:"workload_fingerprint"`
+
+	Cohort     int `json:"cohort_arrivals"`
+	Completed  int `json:"completed"`
+	Shed       int `json:"shed"`
+	Unfinished int `json:"unfinished"`
+	OnTime     int `json:"on_time"`
+
+	Latency       LatencyStats `json:"-"`
+	SLOMissRate   float64      `json:"-"` // misses / completed cohort requests
+	ShedRate      float64      `json:"-"` // shed / cohort arrivals
+	Attainment    float64      `json:"-"` // on time / cohort arrivals
+	GoodputRPS    float64      `json:"-"` // on time / measurement seconds
+	ThroughputRPS float64      `json:"-"` // all completions in the window / seconds
+
+	PerReplica []ReplicaResult `json:"per_replica"`
+	// Latencies are the cohort's completed latencies, sorted (ms).
+	Latencies []float64 `json:"-"`
+	Timeline  *Timeline `json:"-"`
+	Events    []Event   `json:"-"`
+}
+
+// ReplicaResult is one replica's share of a run's cohort.
+type ReplicaResult struct {
+	ID        int     `json:"id"`
+	Assigned  int     `json:"assigned"` // cohort assignments, re-routes included
+	Completed int     `json:"completed"`
+	MeanMs    float64 `json:"-"` // mean latency of its completed cohort requests
+}
+
+// SLOMisses is the number of completed cohort requests over the SLO.
+func (r *RunResult) SLOMisses() int { return r.Completed - r.OnTime }
+
+// Run simulates spec to the protocol's cutoff. It stops with an error
+// wrapping ctx.Err() when ctx is cancelled, never with a partial result.
+func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
+	proto := spec.Protocol
+	if err := proto.Validate(); err != nil {
+		return nil, err
+	}
+	sim, err := NewSimulator(spec.Scenario, spec.Policy, SimOptions{
+		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision, tables: spec.tables,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := sim.runUntil(ctx, ceilStep(proto.Horizon())); err != nil {
+		return nil, err
+	}
+	return sim.result(spec), nil
+}
+
+// runUntil advances to the end step, checking ctx every simulated second.
+func (s *Simulator) runUntil(ctx context.Context, end int64) error {
+	const chunk = int64(1000 / StepMs)
+	for s.step < end {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("run interrupted at %.1f s of simulated time: %w", s.Now()/1000, err)
+		}
+		target := min(end, s.step+chunk)
+		s.guard(func() { s.runTo(target) })
+		if s.err != nil {
+			return s.err
+		}
+	}
+	return nil
+}
+
+// result builds the run's measurement from the simulator at the cutoff.
+func (s *Simulator) result(spec RunSpec) *RunResult {
+	c := s.cohort
+	secs := spec.Protocol.Measure / 1000
+	res := &RunResult{
+		Policy: spec.Policy.Name, Scenario: s.scn.Name, Seed: spec.Seed, Fingerprint: s.wl.hash,
+		Cohort: c.arrivals, Completed: c.completed, Shed: c.shed, Unfinished: s.inSystem(), OnTime: c.onTime,
+		Latencies:     c.sortedLatencies(),
+		GoodputRPS:    float64(c.onTime) / secs,
+		ThroughputRPS: float64(c.throughput) / secs,
+		Events:        s.eventsSoFar(),
+	}
+	res.Latency = Summarize(res.Latencies)
+	res.SLOMissRate = ratio(c.completed-c.onTime, c.completed)
+	res.ShedRate = ratio(c.shed, c.arrivals)
+	res.Attainment = ratio(c.onTime, c.arrivals)
+	for i, t := range c.perReplica {
+		res.PerReplica = append(res.PerReplica, ReplicaResult{
+			ID: i + 1, Assigned: t.assigned, Completed: t.completed, MeanMs: ratioF(t.latSum, t.completed),
+		})
+	}
+	if s.sampler != nil {
+		tl := s.sampler.tl
+		tl.Events = res.Events
+		res.Timeline = &tl
+	}
+	return res
+}
+
+// ratio is a/b, NaN (undefined) when b is zero.
+func ratio(a, b int) float64 { return ratioF(float64(a), b) }
+
+func ratioF(a float64, b int) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return a / float64(b)
+}

@@ -1,0 +1,494 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"slices"
+)
+
+// Simulator is the fixed-timestep model of one router and its replicas.
+//
+// Time advances on a 0.5 ms grid. At each boundary, in this order: scenario
+// events due by then apply; in-flight requests whose service has been earned
+// complete (in replica id order), each replica immediately starting its next
+// queued request; arrivals due by then are routed in arrival order, starting
+// at once on an idle replica. A request therefore starts at a boundary, earns
+// no service retroactively, and completes at the first boundary at least its
+// service time later. Boundaries where nothing is due are skipped without any
+// work, which gives exactly the results of visiting every one of them.
+type Simulator struct {
+	scn          Scenario
+	policyName   string
+	policy       Policy
+	wl           *workload
+	replicas     []replicaState
+	events       []Event // replica events, time order
+	nextEvent    int
+	applied      []Event
+	step         int64 // the last boundary processed
+	accNs        int64 // remainder accumulator for Advance, ns
+	view         View
+	eligible     []Replica
+	live         liveWindows
+	scratch      []float64
+	cohort       *cohort
+	sampler      *sampler
+	onDecision   func(Decision)
+	totals       Totals
+	completedObs int // T: completions observed by the router
+	inPolicy     bool
+	err          error
+	everyStep    bool // visit every boundary (reference mode for tests)
+}
+
+// replicaState is one replica: FIFO waiting queue plus one in-flight slot.
+type replicaState struct {
+	id       int
+	base     float64 // mean ms per reference request
+	factor   float64 // slowdown multiplier
+	healthy  bool
+	queue    fifo
+	busy     bool
+	cur      request
+	service  float64 // the in-flight request's service time, ms
+	done     int64   // boundary at which it completes
+	svc, rew ewma    // router statistics shown in the View
+	n        int
+	assigned int64
+	finished int64
+	pub      Replica // the router's view of this replica, kept current by sync
+}
+
+// sync refreshes the router's view after a change of state.
+func (r *replicaState) sync() {
+	in := 0
+	if r.busy {
+		in = 1
+	}
+	r.pub = Replica{
+		ID: r.id, Waiting: r.queue.len(), InFlight: in, Outstanding: r.queue.len() + in,
+		Healthy: r.healthy, ServiceEWMA: r.svc.v, RewardEWMA: r.rew.v, Completed: r.n,
+	}
+}
+
+// Totals counts everything since time zero.
+type Totals struct {
+	Arrivals  int64
+	Routed    int64 // accepted assignments, re-routes included
+	Shed      int64
+	Completed int64
+}
+
+// Decision records one routing decision.
+type Decision struct {
+	Seq      int64   // request sequence number (1-based, in arrival order)
+	Arrival  float64 // ms
+	At       float64 // time of the decision, ms
+	Replica  int     // chosen replica id; 0 when shed
+	Rerouted bool    // re-routed from a failed replica's queue
+	Eligible int     // number of eligible replicas
+}
+
+// SimOptions configure a simulator beyond its scenario and policy.
+type SimOptions struct {
+	Seed uint64
+	// Measure, when set, records the cohort statistics of that protocol.
+	Measure *Protocol
+	// SampleEvery (ms, a multiple of 0.5) records a timeline; 0 records none.
+	SampleEvery float64
+	// OnDecision, when set, is called after every routing decision.
+	OnDecision func(Decision)
+
+	tables *tokenTables // shared prepared token samplers, when an experiment has them
+}
+
+// NewSimulator validates the scenario and returns a simulator at time zero.
+func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, error) {
+	horizon := math.Inf(1)
+	if opt.Measure != nil {
+		if err := opt.Measure.Validate(); err != nil {
+			return nil, err
+		}
+		horizon = opt.Measure.Horizon()
+	}
+	if err := scn.Validate(horizon); err != nil {
+		return nil, err
+	}
+	if opt.Seed < 1 {
+		return nil, fieldErr("seed", opt.Seed, "an integer >= 1")
+	}
+	if policy.New == nil {
+		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
+	}
+	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision}
+	p, err := policy.New(PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy)})
+	if err != nil {
+		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
+	}
+	s.policy = p
+	s.wl = newWorkload(&scn, opt.Seed, opt.tables)
+	s.initReplicas()
+	for _, e := range scn.sortedEvents() {
+		if e.Kind.affectsReplica() {
+			s.events = append(s.events, e)
+		}
+	}
+	if opt.Measure != nil {
+		s.cohort = newCohort(*opt.Measure, scn.Replicas(), expectedCohort(&scn, *opt.Measure))
+	}
+	if opt.SampleEvery != 0 {
+		if !finite(opt.SampleEvery) || opt.SampleEvery <= 0 || !onGrid(opt.SampleEvery) {
+			return nil, fieldErr("sample_every_ms", opt.SampleEvery, "a multiple of 0.5 ms > 0")
+		}
+		s.sampler = newSampler(opt.SampleEvery)
+	}
+	s.guard(s.boundary)
+	return s, s.err
+}
+
+func (s *Simulator) initReplicas() {
+	n := s.scn.Replicas()
+	s.replicas = make([]replicaState, n)
+	for i := range s.replicas {
+		s.replicas[i] = replicaState{
+			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
+			queue: newFIFO(s.scn.QueueCap),
+			svc:   ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
+		}
+		s.replicas[i].sync()
+	}
+	s.view.Replicas = make([]Replica, n)
+	s.eligible = make([]Replica, 0, n)
+}
+
+// expectedCohort sizes the latency buffer so a run does not grow it.
+func expectedCohort(scn *Scenario, p Protocol) int {
+	if scn.Arrivals == Replay {
+		n := 0
+		for _, r := range scn.Trace {
+			if r.At > p.Warmup && r.At <= p.Horizon() {
+				n++
+			}
+		}
+		return n
+	}
+	peak := scn.Rate
+	for _, c := range rateSchedule(scn) {
+		peak = math.Max(peak, c.rate)
+	}
+	return int(math.Min(peak*p.Measure/1000*1.25+64, 1<<24))
+}
+
+// Now is the simulated time in ms (the last boundary reached).
+func (s *Simulator) Now() float64 { return float64(s.step) * StepMs }
+
+// Err is the error that stopped the simulator, if any (a policy error or panic).
+func (s *Simulator) Err() error { return s.err }
+
+// Totals returns the counts since time zero.
+func (s *Simulator) Totals() Totals { return s.totals }
+
+// Advance moves simulated time forward by dt ms. Time is kept in whole
+// nanoseconds with a remainder accumulator, so any chunking of the same total
+// reaches the same boundaries and gives identical results.
+func (s *Simulator) Advance(dt float64) error {
+	if !finite(dt) || dt < 0 || dt > 1e12 {
+		return fieldErr("dt", dt, "a finite number of ms in [0, 1e12]")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	const stepNs = int64(StepMs * 1e6)
+	s.accNs += int64(math.Round(dt * 1e6))
+	target := s.step + s.accNs/stepNs
+	s.accNs %= stepNs
+	s.guard(func() { s.runTo(target) })
+	return s.err
+}
+
+// guard runs f, turning a panic into the simulator's error. A panic inside a
+// policy (for instance in a user's scripted scoring function) names the
+// policy; any other panic is an engine bug and carries a stack.
+func (s *Simulator) guard(f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			if s.inPolicy {
+				s.err = fmt.Errorf("policy %q panicked: %v", s.policyName, r)
+			} else {
+				s.err = fmt.Errorf("engine: internal error: %v\n%s", r, debug.Stack())
+			}
+		}
+	}()
+	f()
+}
+
+// runTo processes boundaries up to and including target.
+func (s *Simulator) runTo(target int64) {
+	for s.err == nil {
+		next := s.nextStep()
+		if next > target {
+			s.step = max(s.step, target)
+			return
+		}
+		s.step = next
+		s.boundary()
+	}
+}
+
+// nextStep is the next boundary at which anything is due.
+func (s *Simulator) nextStep() int64 {
+	if s.everyStep {
+		return s.step + 1
+	}
+	next := int64(math.MaxInt64)
+	for i := range s.replicas {
+		if r := &s.replicas[i]; r.busy && r.done < next {
+			next = r.done
+		}
+	}
+	if s.wl.has {
+		next = min(next, ceilStep(s.wl.next.arrival))
+	}
+	if s.nextEvent < len(s.events) {
+		next = min(next, ceilStep(s.events[s.nextEvent].At))
+	}
+	if s.sampler != nil {
+		next = min(next, s.sampler.next)
+	}
+	return max(next, s.step+1)
+}
+
+// ceilStep is the first boundary at or after t ms.
+func ceilStep(t float64) int64 { return int64(math.Ceil(t / StepMs)) }
+
+// boundary does everything due at the current boundary.
+func (s *Simulator) boundary() {
+	now := s.Now()
+	for s.nextEvent < len(s.events) && s.events[s.nextEvent].At <= now && s.err == nil {
+		s.apply(s.events[s.nextEvent])
+		s.nextEvent++
+	}
+	for i := range s.replicas {
+		if r := &s.replicas[i]; r.busy && r.done == s.step && s.err == nil {
+			s.complete(r)
+		}
+	}
+	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
+		req := s.wl.pop()
+		s.totals.Arrivals++
+		if s.cohort != nil {
+			s.cohort.arrive(req)
+		}
+		s.route(req, false)
+	}
+	if s.sampler != nil && s.step == s.sampler.next {
+		s.sampler.record(s)
+	}
+}
+
+// apply carries out a replica event now.
+func (s *Simulator) apply(e Event) {
+	s.applied = append(s.applied, e)
+	r := &s.replicas[e.Replica-1]
+	switch e.Kind {
+	case EventSlow:
+		r.factor = e.Value
+	case EventRestore:
+		r.factor = 1
+	case EventRecover:
+		r.healthy = true
+		r.sync()
+	case EventFail:
+		if !r.healthy {
+			return
+		}
+		r.healthy = false
+		r.sync()
+		// The in-flight request finishes; the waiting ones go back through the
+		// router with their original arrival times and may be shed.
+		for r.queue.len() > 0 && s.err == nil {
+			req := r.queue.pop()
+			r.sync()
+			s.route(req, true)
+		}
+	}
+}
+
+// start puts req into service on r now.
+func (s *Simulator) start(r *replicaState, req request) {
+	service := mul(mul(req.demand, r.base*r.factor/ReferenceDemand), req.jitter)
+	r.cur, r.service, r.busy = req, service, true
+	r.done = s.step + max(1, int64(math.Ceil(service/StepMs)))
+	r.sync()
+}
+
+// complete finishes r's in-flight request now and starts its next one.
+func (s *Simulator) complete(r *replicaState) {
+	now := s.Now()
+	latency := now - r.cur.arrival
+	s.live.add(latency, s.step)
+	s.totals.Completed++
+	if s.cohort != nil {
+		s.cohort.complete(r.cur, r.id, now)
+	}
+	r.svc.update(DefaultAlpha, r.service)
+	r.rew.update(DefaultAlpha, reward(r.service, DefaultCeiling))
+	r.n++
+	s.completedObs++
+	r.finished++
+	r.busy = false
+	r.sync()
+	s.inPolicy = true
+	s.policy.Observe(r.id, r.service)
+	s.inPolicy = false
+	if r.queue.len() > 0 {
+		s.start(r, r.queue.pop())
+	}
+}
+
+// route assigns req through the policy, or sheds it when no replica is eligible.
+func (s *Simulator) route(req request, rerouted bool) {
+	v := s.buildView()
+	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
+	if len(v.Eligible) == 0 {
+		s.totals.Shed++
+		if s.cohort != nil {
+			s.cohort.drop(req)
+		}
+		s.decided(d)
+		return
+	}
+	s.inPolicy = true
+	id, err := s.policy.Pick(v)
+	s.inPolicy = false
+	if err != nil {
+		s.err = fmt.Errorf("policy %q: %w", s.policyName, err)
+		return
+	}
+	if !s.isEligible(id) {
+		s.err = fmt.Errorf("policy %q picked replica %d, which is not eligible (eligible: %s)", s.policyName, id, idList(v.Eligible))
+		return
+	}
+	r := &s.replicas[id-1]
+	r.assigned++
+	s.totals.Routed++
+	if s.cohort != nil {
+		s.cohort.assign(req, id)
+	}
+	if r.busy {
+		r.queue.push(req)
+		r.sync()
+	} else {
+		s.start(r, req)
+	}
+	d.Replica = id
+	s.decided(d)
+}
+
+func (s *Simulator) decided(d Decision) {
+	if s.onDecision != nil {
+		s.onDecision(d)
+	}
+}
+
+func (s *Simulator) isEligible(id int) bool {
+	for _, r := range s.eligible {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func idList(rs []Replica) string {
+	out := ""
+	for i, r := range rs {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprint(r.ID)
+	}
+	return out
+}
+
+// buildView fills the reusable router view with copies of the replicas'
+// public state, so a policy that writes to its view changes nothing.
+func (s *Simulator) buildView() *View {
+	v := &s.view
+	v.Now = s.Now()
+	v.TotalCompleted = s.completedObs
+	s.eligible = s.eligible[:0]
+	for i := range s.replicas {
+		rv := s.replicas[i].pub
+		v.Replicas[i] = rv
+		if rv.Healthy && rv.Waiting < s.scn.QueueCap {
+			s.eligible = append(s.eligible, rv)
+		}
+	}
+	v.Eligible = s.eligible
+	return v
+}
+
+// Apply carries out an event at the current time (a live control): rate
+// events rescale the pending arrival, replica events act at once. Its At is
+// ignored.
+func (s *Simulator) Apply(e Event) error {
+	e.At = s.Now()
+	if err := s.scn.validateEvent("event", e, math.Inf(1)); err != nil {
+		return err
+	}
+	if s.err != nil {
+		return s.err
+	}
+	switch e.Kind {
+	case EventSetRate:
+		s.wl.setRate(e.At, e.Value)
+		s.applied = append(s.applied, e)
+	case EventScaleRate:
+		s.wl.setRate(e.At, mul(s.scn.Rate, e.Value))
+		s.applied = append(s.applied, e)
+	default:
+		s.guard(func() { s.apply(e) })
+	}
+	return s.err
+}
+
+// inSystem counts the cohort requests still waiting or in flight.
+func (s *Simulator) inSystem() int {
+	n := 0
+	for i := range s.replicas {
+		r := &s.replicas[i]
+		if r.busy && s.cohort.member(r.cur.arrival) {
+			n++
+		}
+		for j := 0; j < r.queue.len(); j++ {
+			if s.cohort.member(r.queue.at(j).arrival) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// eventsSoFar lists the events applied so far, rate changes included.
+func (s *Simulator) eventsSoFar() []Event {
+	out := slices.Clone(s.applied)
+	for _, e := range s.scn.sortedEvents() {
+		if !e.Kind.affectsReplica() && e.At <= s.Now() {
+			out = append(out, e)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Event) int { return cmpFloat(a.At, b.At) })
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

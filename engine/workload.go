@@ -1,0 +1,312 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// ArrivalProcess names how request arrival times are generated.
+type ArrivalProcess string
+
+// The arrival processes.
+const (
+	// Poisson arrivals: exponential inter-arrival times at the current rate.
+	Poisson ArrivalProcess = "poisson"
+	// Periodic arrivals: a constant gap of 1/rate (the D in D/G/1).
+	Periodic ArrivalProcess = "periodic"
+	// Replay takes arrival times and token counts from Scenario.Trace.
+	Replay ArrivalProcess = "trace"
+)
+
+// DemandKind names the distribution of a request's service demand.
+type DemandKind string
+
+// The demand distributions. Demand is in milliseconds at reference speed: a
+// replica whose speed is 11 ms serves a request in exactly its demand (before
+// jitter).
+const (
+	// TokenDemand: base + prefill·prompt_tokens + decode·output_tokens with
+	// token counts from bounded log-normals (the specification's model).
+	TokenDemand DemandKind = "tokens"
+	// ExponentialDemand with the given mean (for M/M/1 checks).
+	ExponentialDemand DemandKind = "exponential"
+	// FixedDemand: every request has the mean (for M/D/1 checks).
+	FixedDemand DemandKind = "deterministic"
+	// LogNormalDemand with the given mean and coefficient of variation.
+	LogNormalDemand DemandKind = "lognormal"
+)
+
+// ReferenceDemand is the demand of the reference request the replica speeds
+// are quoted for (ms).
+const ReferenceDemand = 11.0
+
+// TokenCount is a bounded log-normal token count: round(Median·e^(Sigma·Z))
+// clamped to [Min, Max]. Clamping (not rejection) keeps the number of random
+// draws per request fixed.
+type TokenCount struct {
+	Median float64 `json:"median"`
+	Sigma  float64 `json:"sigma"`
+	Min    int     `json:"min"`
+	Max    int     `json:"max"`
+}
+
+// TokenModel turns token counts into service demand. The coefficients are
+// synthetic, chosen so the default mean demand is 11 ms with a coefficient of
+// variation of about 0.45; they describe no real accelerator.
+type TokenModel struct {
+	BaseMs    float64    `json:"base_ms"`
+	PrefillMs float64    `json:"prefill_ms_per_token"`
+	DecodeMs  float64    `json:"decode_ms_per_token"`
+	Prompt    TokenCount `json:"prompt"`
+	Output    TokenCount `json:"output"`
+}
+
+// DefaultTokenModel is the calibrated synthetic model (see docs/model.md).
+func DefaultTokenModel() TokenModel {
+	return TokenModel{
+		BaseMs:    2.34,
+		PrefillMs: 0.004,
+		DecodeMs:  0.045,
+		Prompt:    TokenCount{Median: 400, Sigma: 0.8, Min: 8, Max: 4096},
+		Output:    TokenCount{Median: 120, Sigma: 0.6, Min: 4, Max: 1024},
+	}
+}
+
+// Demand returns the service demand (ms) of a request with these token counts.
+func (m TokenModel) Demand(prompt, output int) float64 {
+	return m.BaseMs + mul(m.PrefillMs, float64(prompt)) + mul(m.DecodeMs, float64(output))
+}
+
+// DemandModel is the distribution of service demand.
+type DemandModel struct {
+	Kind DemandKind `json:"kind"`
+	// Mean demand in ms (exponential, deterministic, lognormal).
+	Mean float64 `json:"mean_ms,omitempty"`
+	// CV is the log-normal's coefficient of variation.
+	CV float64 `json:"cv,omitempty"`
+	// Tokens is used by TokenDemand and by trace replay.
+	Tokens TokenModel `json:"tokens"`
+}
+
+// DefaultDemand is the specification's token-based demand.
+func DefaultDemand() DemandModel {
+	return DemandModel{Kind: TokenDemand, Mean: ReferenceDemand, Tokens: DefaultTokenModel()}
+}
+
+func (d DemandModel) validate() error {
+	switch d.Kind {
+	case TokenDemand:
+		return d.Tokens.validate()
+	case ExponentialDemand, FixedDemand:
+		return checkPositive("demand.mean_ms", d.Mean)
+	case LogNormalDemand:
+		if err := checkPositive("demand.mean_ms", d.Mean); err != nil {
+			return err
+		}
+		return checkPositive("demand.cv", d.CV)
+	}
+	return fieldErr("demand.kind", string(d.Kind), "one of tokens, exponential, deterministic, lognormal")
+}
+
+func (m TokenModel) validate() error {
+	for _, c := range []struct {
+		field string
+		v     float64
+	}{{"tokens.base_ms", m.BaseMs}, {"tokens.prefill_ms_per_token", m.PrefillMs}, {"tokens.decode_ms_per_token", m.DecodeMs}} {
+		if !finite(c.v) || c.v < 0 {
+			return fieldErr(c.field, c.v, "a finite number >= 0")
+		}
+	}
+	if m.BaseMs+m.PrefillMs+m.DecodeMs <= 0 {
+		return fieldErr("tokens", "all coefficients zero", "at least one positive coefficient")
+	}
+	if err := m.Prompt.validate("tokens.prompt"); err != nil {
+		return err
+	}
+	return m.Output.validate("tokens.output")
+}
+
+func (c TokenCount) validate(field string) error {
+	if err := checkPositive(field+".median", c.Median); err != nil {
+		return err
+	}
+	if !finite(c.Sigma) || c.Sigma < 0 {
+		return fieldErr(field+".sigma", c.Sigma, "a finite number >= 0")
+	}
+	if c.Min < 0 {
+		return fieldErr(field+".min", c.Min, "an integer >= 0")
+	}
+	if c.Max < c.Min || c.Max < 1 {
+		return fieldErr(field+".max", c.Max, fmt.Sprintf("an integer >= max(1, min = %d)", c.Min))
+	}
+	return nil
+}
+
+// draw maps a uniform u in (0, 1) to a token count.
+func (c TokenCount) draw(u float64) int {
+	x := math.Round(mul(c.Median, xexp(mul(c.Sigma, normQuantile(u)))))
+	switch {
+	case x < float64(c.Min):
+		return c.Min
+	case x > float64(c.Max):
+		return c.Max
+	}
+	return int(x)
+}
+
+// request is one inference request as the simulator carries it. Everything
+// random about it is drawn when it is generated, before any routing.
+type request struct {
+	seq     int64
+	arrival float64 // ms
+	demand  float64 // ms at reference speed
+	jitter  float64 // service-time multiplier, applied at service start
+}
+
+// rateChange is a scheduled change of the arrival rate (req/s).
+type rateChange struct {
+	at   float64
+	rate float64
+}
+
+// workload generates a seed's request stream. Each request takes exactly four
+// draws from its own stream in a fixed order (gap, two demand draws, jitter),
+// whatever the arrival process or demand model, so the same seed yields the
+// same numbers for every policy: common random numbers.
+type workload struct {
+	rng      Rand
+	process  ArrivalProcess
+	rate     float64 // current, req/s
+	demand   DemandModel
+	lnMu     float64 // log-normal parameters, precomputed
+	lnSigma  float64
+	jitter   float64
+	trace    []TraceRecord
+	tables   *tokenTables
+	schedule []rateChange
+	next     request
+	has      bool
+	last     float64 // arrival time of the previous request
+	seq      int64
+	hash     uint64
+}
+
+const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
+
+func newWorkload(s *Scenario, seed uint64, tables *tokenTables) *workload {
+	w := &workload{
+		process: s.Arrivals,
+		rate:    s.Rate,
+		demand:  s.Demand,
+		jitter:  s.Jitter,
+		trace:   s.Trace,
+		hash:    fnvOffset,
+	}
+	if s.Demand.Kind == TokenDemand {
+		if tables == nil || tables.model != s.Demand.Tokens {
+			tables = prepareTokens(s.Demand.Tokens)
+		}
+		w.tables = tables
+	}
+	w.rng.Seed(seed, streamWorkload)
+	if s.Demand.Kind == LogNormalDemand {
+		w.lnSigma = math.Sqrt(xlog(1 + mul(s.Demand.CV, s.Demand.CV)))
+		w.lnMu = xlog(s.Demand.Mean) - mul(0.5, mul(w.lnSigma, w.lnSigma))
+	}
+	w.schedule = rateSchedule(s)
+	w.advance()
+	return w
+}
+
+// rateSchedule lists the scenario's rate changes in time order.
+func rateSchedule(s *Scenario) []rateChange {
+	var out []rateChange
+	for _, e := range s.sortedEvents() {
+		switch e.Kind {
+		case EventSetRate:
+			out = append(out, rateChange{e.At, e.Value})
+		case EventScaleRate:
+			out = append(out, rateChange{e.At, mul(s.Rate, e.Value)})
+		}
+	}
+	return out
+}
+
+// advance generates the next request into w.next.
+func (w *workload) advance() {
+	u1, u2, u3, u4 := w.rng.Open(), w.rng.Open(), w.rng.Open(), w.rng.Float64()
+	w.seq++
+	r := request{seq: w.seq, jitter: 1 + mul(w.jitter, mul(2, u4)-1)}
+	if w.process == Replay {
+		i := int(w.seq - 1)
+		if i >= len(w.trace) {
+			w.has = false
+			return
+		}
+		rec := w.trace[i]
+		r.arrival = rec.At
+		r.demand = w.demand.Tokens.Demand(rec.Prompt, rec.Output)
+	} else {
+		r.arrival = w.arrivalAfter(w.last, w.gap(u1))
+		r.demand = w.draw(u2, u3)
+	}
+	w.next, w.has = r, true
+}
+
+// gap is the inter-arrival time in ms at the current rate.
+func (w *workload) gap(u float64) float64 {
+	if w.process == Periodic {
+		return 1000 / w.rate
+	}
+	return mul(-xlog(u), 1000/w.rate)
+}
+
+// arrivalAfter places an arrival gap ms after prev, rescaling the part of the
+// gap that lies beyond each scheduled rate change by λ_old/λ_new. That keeps
+// the remaining exponential hazard without another random draw.
+func (w *workload) arrivalAfter(prev, gap float64) float64 {
+	t := prev + gap
+	for len(w.schedule) > 0 && w.schedule[0].at < t {
+		c := w.schedule[0]
+		w.schedule = w.schedule[1:]
+		if c.at >= prev {
+			t = c.at + mul(t-c.at, w.rate/c.rate)
+		}
+		w.rate = c.rate
+	}
+	return t
+}
+
+// setRate changes the rate at time now (live control), rescaling the pending
+// arrival's remaining gap.
+func (w *workload) setRate(now, rate float64) {
+	if w.has && w.process != Replay && w.next.arrival > now {
+		w.next.arrival = now + mul(w.next.arrival-now, w.rate/rate)
+	}
+	w.rate = rate
+}
+
+// draw maps two uniforms to a demand in ms.
+func (w *workload) draw(u2, u3 float64) float64 {
+	d := &w.demand
+	switch d.Kind {
+	case ExponentialDemand:
+		return mul(-xlog(u2), d.Mean)
+	case FixedDemand:
+		return d.Mean
+	case LogNormalDemand:
+		return xexp(w.lnMu + mul(w.lnSigma, normQuantile(u2)))
+	}
+	return d.Tokens.Demand(w.tables.prompt.draw(u2), w.tables.output.draw(u3))
+}
+
+// pop consumes the pending request and generates the one after it.
+func (w *workload) pop() request {
+	r := w.next
+	w.last = r.arrival
+	for _, x := range [3]float64{r.arrival, r.demand, r.jitter} {
+		w.hash = (w.hash ^ math.Float64bits(x)) * fnvPrime
+	}
+	w.advance()
+	return r
+}
