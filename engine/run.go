@@ -16,6 +16,9 @@ type RunSpec struct {
 	SampleEvery float64
 	// OnDecision, when set, sees every routing decision.
 	OnDecision func(Decision)
+	// SummaryOnly drops the per-request latencies once summarised, for
+	// studies of thousands of runs.
+	SummaryOnly bool
 
 	tables *tokenTables
 }
@@ -109,6 +112,9 @@ func (s *Simulator) result(spec RunSpec) *RunResult {
 		Events:        s.eventsSoFar(),
 	}
 	res.Latency = Summarize(res.Latencies)
+	if spec.SummaryOnly {
+		res.Latencies = nil
+	}
 	res.SLOMissRate = ratio(c.completed-c.onTime, c.completed)
 	res.ShedRate = ratio(c.shed, c.arrivals)
 	res.Attainment = ratio(c.onTime, c.arrivals)

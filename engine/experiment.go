@@ -1,0 +1,190 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// Experiment compares policies on one scenario under the specification's
+// protocol: every policy runs the same seeds, and a seed's workload is the
+// same for every policy (common random numbers), so the policy is the only
+// difference.
+type Experiment struct {
+	Scenario Scenario
+	Policies []PolicySpec
+	// Seeds default to 1..10.
+	Seeds []uint64
+	// Protocol defaults to DefaultProtocol() when zero.
+	Protocol Protocol
+	// Workers bounds parallel runs (GOMAXPROCS when < 1). Results are
+	// identical for any value.
+	Workers int
+	// Progress, when set, is called after each run (serialised).
+	Progress func(done, total int)
+}
+
+// DefaultSeeds returns seeds 1..n.
+func DefaultSeeds(n int) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = uint64(i + 1)
+	}
+	return out
+}
+
+// Comparison is the result of an Experiment.
+type Comparison struct {
+	Scenario Scenario
+	Protocol Protocol
+	Seeds    []uint64
+	// Fingerprints hold each seed's workload hash (the same for every policy).
+	Fingerprints []uint64
+	Policies     []PolicyResult
+}
+
+// PolicyResult is one policy's runs, in seed order, and their summary.
+type PolicyResult struct {
+	Name    string
+	Runs    []*RunResult
+	Summary Summary
+}
+
+// Summary aggregates a policy's runs across seeds: medians of per-seed
+// figures and the observed min–max p99 range (descriptive, not a confidence
+// interval). Latency figures leave out runs without completed cohort
+// requests; they are NaN when no run has any.
+type Summary struct {
+	Runs        int
+	LatencyRuns int // runs with at least one completed cohort request
+
+	MedianCohort     float64
+	MedianCompleted  float64
+	MedianShed       float64
+	MedianUnfinished float64
+	MedianOnTime     float64
+
+	MedianMean float64
+	MedianP50  float64
+	MedianP90  float64
+	MedianP95  float64
+	MedianP99  float64
+	P99Min     float64
+	P99Max     float64
+
+	MedianSLOMissRate float64
+	MedianShedRate    float64
+	MedianAttainment  float64
+	MedianGoodput     float64
+	MedianThroughput  float64
+	MeanAttainment    float64
+}
+
+// Compare runs the experiment.
+func Compare(ctx context.Context, e Experiment) (*Comparison, error) {
+	sw := Sweep{
+		Points:   []SweepPoint{{Label: e.Scenario.Name, Scenario: e.Scenario}},
+		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Progress: e.Progress,
+	}
+	res, err := RunSweep(ctx, sw)
+	if err != nil {
+		return nil, err
+	}
+	return res.Comparisons[0], nil
+}
+
+// checkPolicies requires at least one policy, each named once.
+func checkPolicies(ps []PolicySpec) error {
+	if len(ps) == 0 {
+		return fieldErr("policies", "none", "at least one policy")
+	}
+	seen := map[string]bool{}
+	for i, p := range ps {
+		if p.Name == "" || p.New == nil {
+			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "a named policy with a constructor")
+		}
+		if seen[p.Name] {
+			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "distinct policy names")
+		}
+		seen[p.Name] = true
+	}
+	return nil
+}
+
+func checkSeeds(seeds []uint64) error {
+	seen := map[uint64]bool{}
+	for i, s := range seeds {
+		if s < 1 {
+			return fieldErr(fmt.Sprintf("seeds[%d]", i), s, "an integer >= 1")
+		}
+		if seen[s] {
+			return fieldErr(fmt.Sprintf("seeds[%d]", i), s, "distinct seeds")
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// assemble groups a point's runs by policy and checks common random numbers.
+func assemble(scn Scenario, proto Protocol, seeds []uint64, policies []PolicySpec, runs []*RunResult) (*Comparison, error) {
+	c := &Comparison{Scenario: scn, Protocol: proto, Seeds: seeds, Fingerprints: make([]uint64, len(seeds))}
+	for pi, p := range policies {
+		pr := PolicyResult{Name: p.Name, Runs: runs[pi*len(seeds) : (pi+1)*len(seeds)]}
+		for si, r := range pr.Runs {
+			if pi == 0 {
+				c.Fingerprints[si] = r.Fingerprint
+			} else if r.Fingerprint != c.Fingerprints[si] {
+				return nil, fmt.Errorf("engine: seed %d gave policy %q a different workload than %q; common random numbers are broken", seeds[si], p.Name, policies[0].Name)
+			}
+		}
+		pr.Summary = Summarise(pr.Runs)
+		c.Policies = append(c.Policies, pr)
+	}
+	return c, nil
+}
+
+// Summarise aggregates runs across seeds.
+func Summarise(runs []*RunResult) Summary {
+	pick := func(f func(*RunResult) float64) []float64 {
+		out := make([]float64, len(runs))
+		for i, r := range runs {
+			out[i] = f(r)
+		}
+		return out
+	}
+	med := func(f func(*RunResult) float64) float64 { return Median(pick(f)) }
+	s := Summary{Runs: len(runs)}
+	for _, r := range runs {
+		if r.Latency.Count > 0 {
+			s.LatencyRuns++
+		}
+	}
+	s.MedianCohort = med(func(r *RunResult) float64 { return float64(r.Cohort) })
+	s.MedianCompleted = med(func(r *RunResult) float64 { return float64(r.Completed) })
+	s.MedianShed = med(func(r *RunResult) float64 { return float64(r.Shed) })
+	s.MedianUnfinished = med(func(r *RunResult) float64 { return float64(r.Unfinished) })
+	s.MedianOnTime = med(func(r *RunResult) float64 { return float64(r.OnTime) })
+	s.MedianMean = med(func(r *RunResult) float64 { return r.Latency.Mean })
+	s.MedianP50 = med(func(r *RunResult) float64 { return r.Latency.P50 })
+	s.MedianP90 = med(func(r *RunResult) float64 { return r.Latency.P90 })
+	s.MedianP95 = med(func(r *RunResult) float64 { return r.Latency.P95 })
+	p99 := pick(func(r *RunResult) float64 { return r.Latency.P99 })
+	s.MedianP99 = Median(p99)
+	s.P99Min, s.P99Max = MinMax(p99)
+	s.MedianSLOMissRate = med(func(r *RunResult) float64 { return r.SLOMissRate })
+	s.MedianShedRate = med(func(r *RunResult) float64 { return r.ShedRate })
+	s.MedianAttainment = med(func(r *RunResult) float64 { return r.Attainment })
+	s.MedianGoodput = med(func(r *RunResult) float64 { return r.GoodputRPS })
+	s.MedianThroughput = med(func(r *RunResult) float64 { return r.ThroughputRPS })
+	s.MeanAttainment = Mean(pick(func(r *RunResult) float64 { return r.Attainment }))
+	return s
+}
+
+// Policy returns the named policy's result, or nil.
+func (c *Comparison) Policy(name string) *PolicyResult {
+	for i := range c.Policies {
+		if c.Policies[i].Name == name {
+			return &c.Policies[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,213 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Field is one named value of a record. The names are the one snake_case
+// spelling of each concept, shared by JSON and CSV output. A NaN value is
+// undefined: null in JSON, empty in CSV, an em dash in text.
+type Field struct {
+	Name  string
+	Value any // int, uint64, float64 or string
+}
+
+// RunRecord flattens one run.
+func RunRecord(r *RunResult) []Field {
+	return []Field{
+		{"policy", r.Policy}, {"scenario", r.Scenario}, {"seed", r.Seed},
+		{"workload_fingerprint", fmt.Sprintf("%016x", r.Fingerprint)},
+		{"cohort_arrivals", r.Cohort}, {"completed", r.Completed}, {"shed", r.Shed},
+		{"unfinished", r.Unfinished}, {"on_time", r.OnTime}, {"slo_misses", r.SLOMisses()},
+		{"mean_ms", r.Latency.Mean}, {"p50_ms", r.Latency.P50}, {"p90_ms", r.Latency.P90},
+		{"p95_ms", r.Latency.P95}, {"p99_ms", r.Latency.P99}, {"max_ms", r.Latency.Max},
+		{"slo_miss_rate", r.SLOMissRate}, {"shed_rate", r.ShedRate}, {"attainment", r.Attainment},
+		{"goodput_rps", r.GoodputRPS}, {"throughput_rps", r.ThroughputRPS},
+	}
+}
+
+// SummaryRecord flattens one policy's summary.
+func SummaryRecord(policy string, s Summary) []Field {
+	return []Field{
+		{"policy", policy}, {"runs", s.Runs}, {"latency_runs", s.LatencyRuns},
+		{"median_cohort_arrivals", s.MedianCohort}, {"median_completed", s.MedianCompleted},
+		{"median_shed", s.MedianShed}, {"median_unfinished", s.MedianUnfinished},
+		{"median_on_time", s.MedianOnTime}, {"median_mean_ms", s.MedianMean},
+		{"median_p50_ms", s.MedianP50}, {"median_p90_ms", s.MedianP90}, {"median_p95_ms", s.MedianP95},
+		{"median_p99_ms", s.MedianP99}, {"p99_min_ms", s.P99Min}, {"p99_max_ms", s.P99Max},
+		{"median_slo_miss_rate", s.MedianSLOMissRate}, {"median_shed_rate", s.MedianShedRate},
+		{"median_attainment", s.MedianAttainment}, {"median_goodput_rps", s.MedianGoodput},
+		{"median_throughput_rps", s.MedianThroughput}, {"mean_attainment", s.MeanAttainment},
+	}
+}
+
+// formatCSV renders a value for CSV ("" for NaN).
+func formatCSV(v any) string {
+	switch x := v.(type) {
+	case float64:
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// WriteCSV writes records as CSV with a header from the first record.
+func WriteCSV(w io.Writer, records [][]Field) error {
+	cw := csv.NewWriter(w)
+	for i, rec := range records {
+		if i == 0 {
+			names := make([]string, len(rec))
+			for j, f := range rec {
+				names[j] = f.Name
+			}
+			if err := cw.Write(names); err != nil {
+				return err
+			}
+		}
+		row := make([]string, len(rec))
+		for j, f := range rec {
+			row[j] = formatCSV(f.Value)
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// jsonObject is an ordered JSON object.
+type jsonObject []Field
+
+func (o jsonObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(f.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshalValue(f.Value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func marshalValue(v any) ([]byte, error) {
+	if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(v)
+}
+
+func records(rs [][]Field) []jsonObject {
+	out := make([]jsonObject, len(rs))
+	for i, r := range rs {
+		out[i] = r
+	}
+	return out
+}
+
+// RunRecords flattens every run of a comparison, policy by policy.
+func (c *Comparison) RunRecords() [][]Field {
+	var out [][]Field
+	for _, p := range c.Policies {
+		for _, r := range p.Runs {
+			out = append(out, RunRecord(r))
+		}
+	}
+	return out
+}
+
+// SummaryRecords flattens the per-policy summaries.
+func (c *Comparison) SummaryRecords() [][]Field {
+	var out [][]Field
+	for _, p := range c.Policies {
+		out = append(out, SummaryRecord(p.Name, p.Summary))
+	}
+	return out
+}
+
+// WriteJSON writes the comparison: scenario, protocol, seeds, workload
+// fingerprints, per-policy summaries and per-seed runs.
+func (c *Comparison) WriteJSON(w io.Writer) error {
+	fps := make([]string, len(c.Fingerprints))
+	for i, f := range c.Fingerprints {
+		fps[i] = fmt.Sprintf("%016x", f)
+	}
+	out := jsonObject{
+		{"scenario", c.Scenario}, {"protocol", c.Protocol}, {"seeds", c.Seeds},
+		{"workload_fingerprints", fps},
+		{"policies", records(c.SummaryRecords())}, {"runs", records(c.RunRecords())},
+	}
+	return writeIndented(w, out)
+}
+
+func writeIndented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Dash formats x with the given verb, or an em dash when x is undefined.
+func Dash(format string, x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return fmt.Sprintf(format, x)
+}
+
+// String renders the comparison as a text table.
+func (c *Comparison) String() string {
+	var b strings.Builder
+	_ = c.WriteText(&b)
+	return b.String()
+}
+
+// WriteText writes a readable table: per policy the medians across seeds
+// and the observed p99 range.
+func (c *Comparison) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "%s — %d replicas, %g req/s, %d seeds, %g s warm-up + %g s measured, SLO %g ms\n",
+		c.Scenario.Name, c.Scenario.Replicas(), c.Scenario.Rate, len(c.Seeds),
+		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.Protocol.SLO)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\tp50 ms\tp90 ms\tp99 ms\tp99 range ms\tSLO miss\tshed\tunfinished\tattainment\tgoodput/s\tthroughput/s\t")
+	for _, p := range c.Policies {
+		s := p.Summary
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Name,
+			Dash("%.1f", s.MedianP50), Dash("%.1f", s.MedianP90), Dash("%.1f", s.MedianP99),
+			rangeText(s.P99Min, s.P99Max), Dash("%.2f%%", 100*s.MedianSLOMissRate),
+			Dash("%.0f", s.MedianShed), Dash("%.0f", s.MedianUnfinished),
+			Dash("%.2f%%", 100*s.MedianAttainment), Dash("%.1f", s.MedianGoodput), Dash("%.1f", s.MedianThroughput))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "medians across seeds; the p99 range is the observed min–max, not a confidence interval")
+	return err
+}
+
+func rangeText(lo, hi float64) string {
+	if math.IsNaN(lo) {
+		return "—"
+	}
+	return fmt.Sprintf("%.1f–%.1f", lo, hi)
+}

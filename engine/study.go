@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// StudyConfig is the exploration-weight study of the specification: Adaptive's
+// c is selected on development seeds by mean per-run attainment (conditions
+// weighted equally), then every policy is validated on separate seeds.
+type StudyConfig struct {
+	Name             string    `json:"name"`
+	Rates            []float64 `json:"rates_rps"`
+	Heterogeneity    []string  `json:"heterogeneity"`
+	Scenarios        []string  `json:"scenarios"`
+	Weights          []float64 `json:"weights"`
+	DevelopmentSeeds []uint64  `json:"development_seeds"`
+	ValidationSeeds  []uint64  `json:"validation_seeds"`
+	// Policies validated; "adaptive" runs with the selected weight.
+	Policies []string `json:"policies"`
+	Protocol Protocol `json:"protocol"`
+}
+
+// SpecificationStudy is the study as the specification describes it: 24
+// conditions, 6 weights, 8 development seeds (1–8) and 24 validation seeds
+// (1001–1024).
+func SpecificationStudy() StudyConfig {
+	val := make([]uint64, 24)
+	for i := range val {
+		val[i] = uint64(1001 + i)
+	}
+	return StudyConfig{
+		Name:             "exploration weight",
+		Rates:            []float64{100, 175, 250},
+		Heterogeneity:    []string{"default", "high"},
+		Scenarios:        ScenarioNames(),
+		Weights:          []float64{0, 0.05, 0.1, 0.2, 0.35, 0.5},
+		DevelopmentSeeds: DefaultSeeds(8),
+		ValidationSeeds:  val,
+		Policies:         []string{"round-robin", "least-queue", "latency-aware", "adaptive"},
+		Protocol:         DefaultProtocol(),
+	}
+}
+
+// ParseStudy reads a study configuration from JSON; unknown fields and bad
+// values are errors naming the file and position or field.
+func ParseStudy(data []byte, name string) (StudyConfig, error) {
+	var c StudyConfig
+	if err := decodeStrict(data, name, &c); err != nil {
+		return StudyConfig{}, err
+	}
+	if err := c.Validate(); err != nil {
+		return StudyConfig{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return c, nil
+}
+
+// Condition is one cell of the study grid.
+type Condition struct {
+	Rate          float64 `json:"rate_rps"`
+	Heterogeneity string  `json:"heterogeneity"`
+	Scenario      string  `json:"scenario"`
+}
+
+func (c Condition) String() string {
+	return fmt.Sprintf("%s/%s/%g", c.Scenario, c.Heterogeneity, c.Rate)
+}
+
+// Conditions lists the grid: rates × heterogeneity × scenarios, in that order.
+func (c StudyConfig) Conditions() []Condition {
+	var out []Condition
+	for _, r := range c.Rates {
+		for _, h := range c.Heterogeneity {
+			for _, s := range c.Scenarios {
+				out = append(out, Condition{Rate: r, Heterogeneity: h, Scenario: s})
+			}
+		}
+	}
+	return out
+}
+
+// Validate checks the configuration.
+func (c StudyConfig) Validate() error {
+	if len(c.Rates) == 0 || len(c.Heterogeneity) == 0 || len(c.Scenarios) == 0 {
+		return fieldErr("rates_rps/heterogeneity/scenarios", "an empty list", "at least one value each")
+	}
+	for _, cond := range c.Conditions() {
+		if _, err := cond.scenario(c.Protocol); err != nil {
+			return err
+		}
+	}
+	if len(c.Weights) == 0 {
+		return fieldErr("weights", "none", "at least one exploration weight")
+	}
+	for i, w := range c.Weights {
+		if err := (AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}).validate(); err != nil {
+			return fieldErr(fmt.Sprintf("weights[%d]", i), w, "a finite number >= 0")
+		}
+	}
+	for _, seeds := range []struct {
+		field string
+		v     []uint64
+	}{{"development_seeds", c.DevelopmentSeeds}, {"validation_seeds", c.ValidationSeeds}} {
+		if len(seeds.v) == 0 {
+			return fieldErr(seeds.field, "none", "at least one seed")
+		}
+		if err := checkSeeds(seeds.v); err != nil {
+			return fmt.Errorf("%s: %w", seeds.field, err)
+		}
+	}
+	if len(c.Policies) == 0 {
+		return fieldErr("policies", "none", "at least one policy")
+	}
+	for _, p := range c.Policies {
+		if _, err := PolicyByName(p); err != nil {
+			return err
+		}
+	}
+	return c.Protocol.Validate()
+}
+
+func (c Condition) scenario(p Protocol) (Scenario, error) {
+	s, err := BuiltinScenario(c.Scenario, c.Rate, Heterogeneity(c.Heterogeneity))
+	if err != nil {
+		return s, err
+	}
+	return s, s.Validate(p.Horizon())
+}
+
+// StudyRun is one run's raw result.
+type StudyRun struct {
+	Phase     string  `json:"phase"` // development or validation
+	Policy    string  `json:"policy"`
+	C         float64 `json:"c"` // exploration weight (Adaptive only; NaN otherwise)
+	Condition Condition
+	Result    *RunResult
+}
+
+// Score is a mean per-run attainment.
+type Score struct {
+	Name           string  `json:"name"`
+	C              float64 `json:"c"`
+	MeanAttainment float64 `json:"mean_attainment"`
+	Runs           int     `json:"runs"`
+}
+
+// StudyResult is the whole study: development scores per weight, the
+// selected weight, validation scores per policy, and every run.
+type StudyResult struct {
+	Config      StudyConfig
+	Weights     []Score
+	SelectedC   float64
+	Validation  []Score
+	Development []StudyRun
+	Validated   []StudyRun
+}
+
+// RunStudy runs both phases of the study.
+func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(done, total int)) (*StudyResult, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	conds := cfg.Conditions()
+	total := len(cfg.Weights)*len(conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(conds)*len(cfg.ValidationSeeds)
+	offset := 0
+	phaseProgress := func(done, _ int) {
+		if progress != nil {
+			progress(offset+done, total)
+		}
+	}
+	res := &StudyResult{Config: cfg}
+	var dev []studyJob
+	for _, w := range cfg.Weights {
+		dev = append(dev, cfg.jobs("development", Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}), w, conds, cfg.DevelopmentSeeds)...)
+	}
+	var err error
+	if res.Development, err = runStudyJobs(ctx, dev, cfg.Protocol, workers, phaseProgress); err != nil {
+		return nil, err
+	}
+	offset = len(dev)
+	best := math.Inf(-1)
+	for _, w := range cfg.Weights {
+		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
+		res.Weights = append(res.Weights, sc)
+		if sc.MeanAttainment > best { // ties keep the weight listed first
+			best, res.SelectedC = sc.MeanAttainment, w
+		}
+	}
+	var val []studyJob
+	for _, name := range cfg.Policies {
+		spec, _ := PolicyByName(name)
+		c := math.NaN()
+		if name == "adaptive" {
+			c = res.SelectedC
+			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
+			spec.Name = "adaptive"
+		}
+		val = append(val, cfg.jobs("validation", spec, c, conds, cfg.ValidationSeeds)...)
+	}
+	if res.Validated, err = runStudyJobs(ctx, val, cfg.Protocol, workers, phaseProgress); err != nil {
+		return nil, err
+	}
+	for _, name := range cfg.Policies {
+		c := math.NaN()
+		if name == "adaptive" {
+			c = res.SelectedC
+		}
+		res.Validation = append(res.Validation, scoreRuns(name, c, conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
+	}
+	return res, nil
+}
+
+type studyJob struct {
+	run  StudyRun
+	spec RunSpec
+}
+
+func (cfg StudyConfig) jobs(phase string, spec PolicySpec, c float64, conds []Condition, seeds []uint64) []studyJob {
+	var out []studyJob
+	for _, cond := range conds {
+		scn, _ := cond.scenario(cfg.Protocol) // validated already
+		for _, seed := range seeds {
+			out = append(out, studyJob{
+				run:  StudyRun{Phase: phase, Policy: spec.Name, C: c, Condition: cond},
+				spec: RunSpec{Scenario: scn, Policy: spec, Seed: seed, Protocol: cfg.Protocol, SummaryOnly: true},
+			})
+		}
+	}
+	return out
+}
+
+func runStudyJobs(ctx context.Context, jobs []studyJob, p Protocol, workers int, progress func(int, int)) ([]StudyRun, error) {
+	specs := make([]RunSpec, len(jobs))
+	for i, j := range jobs {
+		specs[i] = j.spec
+	}
+	results, err := runJobs(ctx, specs, workers, progress)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StudyRun, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.run
+		out[i].Result = results[i]
+	}
+	return out, nil
+}
+
+// scoreRuns is the mean over conditions of the mean attainment over seeds,
+// so each condition weighs the same.
+func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep func(StudyRun) bool) Score {
+	var perCond []float64
+	n := 0
+	for _, cond := range conds {
+		var att []float64
+		for _, r := range runs {
+			if keep(r) && r.Condition == cond {
+				att = append(att, r.Result.Attainment)
+				n++
+			}
+		}
+		perCond = append(perCond, Mean(att))
+	}
+	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n}
+}
