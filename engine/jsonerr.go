@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // decodeStrict decodes JSON into v, rejecting unknown fields and trailing
@@ -28,6 +29,13 @@ func decodeStrict(data []byte, name string, v any) error {
 	case errors.As(err, &typ):
 		offset = typ.Offset
 		err = fmt.Errorf("field %q: got JSON %s, want %s", typ.Field, typ.Value, typ.Type)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		// The decoder reports no position for unknown fields; point at the key.
+		key := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		if i := bytes.Index(data, []byte(key)); i >= 0 {
+			offset = int64(i) + 1
+		}
+		err = fmt.Errorf("unknown field %s", key)
 	}
 	line, col := lineCol(data, offset)
 	return fmt.Errorf("%s:%d:%d: %v", name, line, col, err)

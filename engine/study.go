@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -263,4 +264,42 @@ func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep 
 		perCond = append(perCond, Mean(att))
 	}
 	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n}
+}
+
+// RunRecords flattens every run of the study, development first.
+func (r *StudyResult) RunRecords() [][]Field {
+	var out [][]Field
+	for _, runs := range [][]StudyRun{r.Development, r.Validated} {
+		for _, run := range runs {
+			rec := []Field{
+				{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
+				{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
+				{"scenario", run.Condition.Scenario},
+			}
+			for _, f := range RunRecord(run.Result) {
+				if f.Name != "policy" && f.Name != "scenario" {
+					rec = append(rec, f)
+				}
+			}
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+func scoreRecords(scores []Score) []jsonObject {
+	out := make([]jsonObject, len(scores))
+	for i, s := range scores {
+		out[i] = jsonObject{{"name", s.Name}, {"c", s.C}, {"mean_attainment", s.MeanAttainment}, {"runs", s.Runs}}
+	}
+	return out
+}
+
+// WriteJSON writes the configuration, the scores, the selected weight and
+// every run.
+func (r *StudyResult) WriteJSON(w io.Writer) error {
+	return writeIndented(w, jsonObject{
+		{"config", r.Config}, {"development", scoreRecords(r.Weights)}, {"selected_c", r.SelectedC},
+		{"validation", scoreRecords(r.Validation)}, {"runs", records(r.RunRecords())},
+	})
 }

@@ -1,0 +1,47 @@
+// Command routelab is the one binary of the routing laboratory: seeded
+// comparisons and studies from the shell, Go scripts, headless notebooks and
+// the Jupyter kernel.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot(stdout, stderr)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	if err := root.ExecuteContext(ctx); err != nil {
+		fmt.Fprintf(stderr, "routelab: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "routelab",
+		Short: "A laboratory for request routing in a tiny inference cluster",
+		Long: `routelab simulates a router in front of a few inference replicas, exactly
+reproducibly from a seed, and compares routing policies with common random numbers.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.AddCommand(newCompareCmd(), newStudyCmd(), newPoliciesCmd())
+	return root
+}
