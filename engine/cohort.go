@@ -1,6 +1,9 @@
 package engine
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Protocol is how a run is measured: a warm-up that is discarded, then a
 // measurement window. Requests arriving in (Warmup, Warmup+Measure] form the
@@ -27,6 +30,9 @@ func (p Protocol) Validate() error {
 	}
 	if !finite(p.Measure) || p.Measure <= 0 || !onGrid(p.Measure) {
 		return fieldErr("measure_ms", p.Measure, "a finite multiple of 0.5 ms > 0 (the warm-up must end before the horizon)")
+	}
+	if p.Warmup+p.Measure > MaxHorizon {
+		return fieldErr("warmup_ms + measure_ms", p.Warmup+p.Measure, fmt.Sprintf("at most %g ms", MaxHorizon))
 	}
 	return checkPositive("slo_ms", p.SLO)
 }

@@ -41,6 +41,27 @@ func checkPositive(field string, x float64) error {
 	return nil
 }
 
+// checkUpTo requires a finite x with 0 < x <= hi. The upper bounds keep
+// every run finite and every value representable (a rate of 1e300 would put
+// all arrivals at one instant).
+func checkUpTo(field string, x, hi float64) error {
+	if !finite(x) || x <= 0 || x > hi {
+		return fieldErr(field, x, fmt.Sprintf("a number in (0, %g]", hi))
+	}
+	return nil
+}
+
+// Upper bounds of the model's inputs.
+const (
+	MaxRate     = 1e6 // req/s
+	MaxMs       = 1e5 // a speed or a mean demand, ms
+	MaxFactor   = 1e4 // slowdown
+	MaxReplicas = 10000
+	MaxQueueCap = 100000
+	MaxTokens   = 100000
+	MaxHorizon  = 1e9 // ms
+)
+
 // checkRange requires a finite x with lo <= x <= hi.
 func checkRange(field string, x, lo, hi float64) error {
 	if !finite(x) || x < lo || x > hi {

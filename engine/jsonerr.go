@@ -33,7 +33,7 @@ func decodeStrict(data []byte, name string, v any) error {
 		// The decoder reports no position for unknown fields; point at the key.
 		key := strings.TrimPrefix(err.Error(), "json: unknown field ")
 		if i := bytes.Index(data, []byte(key)); i >= 0 {
-			offset = int64(i) + 1
+			offset = int64(i) + 1 // as if the key's first byte had just been read
 		}
 		err = fmt.Errorf("unknown field %s", key)
 	}
@@ -41,11 +41,12 @@ func decodeStrict(data []byte, name string, v any) error {
 	return fmt.Errorf("%s:%d:%d: %v", name, line, col, err)
 }
 
-// lineCol converts a byte offset into a 1-based line and column.
+// lineCol gives the 1-based line and column of the last byte read when an
+// error occurred after offset bytes.
 func lineCol(data []byte, offset int64) (int, int) {
-	offset = min(max(offset, 0), int64(len(data)))
-	before := data[:offset]
+	pos := min(max(offset-1, 0), int64(len(data)))
+	before := data[:pos]
 	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(offset) - bytes.LastIndexByte(before, '\n')
+	col := int(pos) - bytes.LastIndexByte(before, '\n')
 	return line, col
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -191,20 +192,20 @@ func (s *Scenario) sortedEvents() []Event {
 // Validate checks every field; horizon (ms) bounds event times.
 func (s *Scenario) Validate(horizon float64) error {
 	if s.Arrivals != Replay {
-		if err := checkPositive("rate_rps", s.Rate); err != nil {
+		if err := checkUpTo("rate_rps", s.Rate, MaxRate); err != nil {
 			return err
 		}
 	}
-	if len(s.Speeds) < 1 {
-		return fieldErr("replicas", len(s.Speeds), "at least 1 replica (one speed each)")
+	if len(s.Speeds) < 1 || len(s.Speeds) > MaxReplicas {
+		return fieldErr("replicas", len(s.Speeds), fmt.Sprintf("1 to %d replicas (one speed each)", MaxReplicas))
 	}
 	for i, v := range s.Speeds {
-		if err := checkPositive(fmt.Sprintf("speeds_ms[%d]", i), v); err != nil {
+		if err := checkUpTo(fmt.Sprintf("speeds_ms[%d]", i), v, MaxMs); err != nil {
 			return err
 		}
 	}
-	if s.QueueCap < 1 {
-		return fieldErr("queue_cap", s.QueueCap, "an integer >= 1")
+	if s.QueueCap < 1 || s.QueueCap > MaxQueueCap {
+		return fieldErr("queue_cap", s.QueueCap, fmt.Sprintf("an integer from 1 to %d", MaxQueueCap))
 	}
 	if err := checkRange("jitter", s.Jitter, 0, 0.99); err != nil {
 		return err
@@ -253,9 +254,12 @@ func (s *Scenario) validateEvent(field string, e Event, horizon float64) error {
 		if s.Arrivals == Replay {
 			return fieldErr(field+".kind", string(e.Kind), "no rate events when replaying a trace")
 		}
-		return checkPositive(field+".value", e.Value)
+		if e.Kind == EventScaleRate {
+			return checkUpTo(field+".value", e.Value, MaxRate/math.Max(s.Rate, 1))
+		}
+		return checkUpTo(field+".value", e.Value, MaxRate)
 	case EventSlow:
-		if err := checkPositive(field+".value", e.Value); err != nil {
+		if err := checkUpTo(field+".value", e.Value, MaxFactor); err != nil {
 			return err
 		}
 	case EventRestore, EventFail, EventRecover:

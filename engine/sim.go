@@ -319,7 +319,7 @@ func (s *Simulator) apply(e Event) {
 func (s *Simulator) start(r *replicaState, req request) {
 	service := mul(mul(req.demand, r.base*r.factor/ReferenceDemand), req.jitter)
 	r.cur, r.service, r.busy = req, service, true
-	r.done = s.step + max(1, int64(math.Ceil(service/StepMs)))
+	r.done = s.step + int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
 	r.sync()
 }
 

@@ -31,10 +31,10 @@ func ReadTrace(r io.Reader, name string) ([]TraceRecord, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
+		line, _ := cr.FieldPos(0)
 		if first && isTraceHeader(fields) {
 			continue
 		}

@@ -98,12 +98,12 @@ func (d DemandModel) validate() error {
 	case TokenDemand:
 		return d.Tokens.validate()
 	case ExponentialDemand, FixedDemand:
-		return checkPositive("demand.mean_ms", d.Mean)
+		return checkUpTo("demand.mean_ms", d.Mean, MaxMs)
 	case LogNormalDemand:
-		if err := checkPositive("demand.mean_ms", d.Mean); err != nil {
+		if err := checkUpTo("demand.mean_ms", d.Mean, MaxMs); err != nil {
 			return err
 		}
-		return checkPositive("demand.cv", d.CV)
+		return checkUpTo("demand.cv", d.CV, 100)
 	}
 	return fieldErr("demand.kind", string(d.Kind), "one of tokens, exponential, deterministic, lognormal")
 }
@@ -113,8 +113,8 @@ func (m TokenModel) validate() error {
 		field string
 		v     float64
 	}{{"tokens.base_ms", m.BaseMs}, {"tokens.prefill_ms_per_token", m.PrefillMs}, {"tokens.decode_ms_per_token", m.DecodeMs}} {
-		if !finite(c.v) || c.v < 0 {
-			return fieldErr(c.field, c.v, "a finite number >= 0")
+		if !finite(c.v) || c.v < 0 || c.v > MaxMs {
+			return fieldErr(c.field, c.v, fmt.Sprintf("a number in [0, %g]", MaxMs))
 		}
 	}
 	if m.BaseMs+m.PrefillMs+m.DecodeMs <= 0 {
@@ -127,17 +127,17 @@ func (m TokenModel) validate() error {
 }
 
 func (c TokenCount) validate(field string) error {
-	if err := checkPositive(field+".median", c.Median); err != nil {
+	if err := checkUpTo(field+".median", c.Median, MaxTokens); err != nil {
 		return err
 	}
-	if !finite(c.Sigma) || c.Sigma < 0 {
-		return fieldErr(field+".sigma", c.Sigma, "a finite number >= 0")
+	if !finite(c.Sigma) || c.Sigma < 0 || c.Sigma > 10 {
+		return fieldErr(field+".sigma", c.Sigma, "a number in [0, 10]")
 	}
-	if c.Min < 0 {
-		return fieldErr(field+".min", c.Min, "an integer >= 0")
+	if c.Min < 0 || c.Min > MaxTokens {
+		return fieldErr(field+".min", c.Min, fmt.Sprintf("an integer from 0 to %d", MaxTokens))
 	}
-	if c.Max < c.Min || c.Max < 1 {
-		return fieldErr(field+".max", c.Max, fmt.Sprintf("an integer >= max(1, min = %d)", c.Min))
+	if c.Max < c.Min || c.Max < 1 || c.Max > MaxTokens {
+		return fieldErr(field+".max", c.Max, fmt.Sprintf("an integer from max(1, min = %d) to %d", c.Min, MaxTokens))
 	}
 	return nil
 }

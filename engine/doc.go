@@ -1,0 +1,19 @@
+// Package engine is routelab's model: a seeded, exactly reproducible
+// simulation of a router in front of N inference replicas, the routing
+// policies, the scenarios, and the experiments that compare them.
+//
+// Read first:
+//   - sim.go: the fixed 0.5 ms timestep simulator — what happens at a
+//     boundary, and in which order;
+//   - workload.go: how a seed becomes a request stream (four draws per
+//     request, all before routing: common random numbers across policies);
+//   - policy.go: the router's view and the built-in policies;
+//   - experiment.go and study.go: Compare, Sweep and the specification's
+//     exploration-weight study.
+//
+// The package uses only the standard library and knows nothing about
+// notebooks, charts or interpreters. It never prints; runs take a context.
+// Randomness comes from Rand (xoshiro256**), with one stream per purpose, and
+// the workload uses exactly specified elementary functions (xmath.go), so a
+// seed gives the same workload on every platform and Go version.
+package engine
