@@ -1,0 +1,237 @@
+package plot
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+)
+
+// Chart is what every go-echarts v2.6.7 chart (*charts.Bar, *charts.Line,
+// *charts.Scatter, *charts.HeatMap, ...) provides.
+type Chart interface {
+	Type() string
+	Validate()
+	JSON() map[string]any
+}
+
+// Theme selects the ECharts theme a figure is drawn with.
+type Theme string
+
+const (
+	// ThemeAuto follows the page: dark when the notebook front end or the
+	// page around the figure is dark, light otherwise. Exports use light.
+	ThemeAuto Theme = "auto"
+	// ThemeLight is ECharts' default theme.
+	ThemeLight Theme = "light"
+	// ThemeDark is ECharts' built-in dark theme.
+	ThemeDark Theme = "dark"
+)
+
+// Spec says how to turn a chart into a Figure.
+type Spec struct {
+	// ID names the figure: it seeds the element ids of its HTML and the ids
+	// inside its SVG. Required: letters, digits, '-' and '_', starting with
+	// a letter, at most 64 characters. Nothing here is ever clock-seeded.
+	ID string
+	// Title is the figure's title. It becomes the chart's title when the
+	// chart has none; when empty, the chart's own title is used.
+	Title string
+	// Theme defaults to ThemeAuto (or ThemeDark for a chart initialised
+	// with go-echarts' "dark" theme).
+	Theme Theme
+	// Width and Height are the size in CSS pixels used by SVG and PNG
+	// exports; HTML output takes the full width available and this height.
+	// Zero takes the chart's own pixel size, else 900×500.
+	Width, Height int
+	// Palette colours the series by name; nil means DefaultPalette().
+	Palette *Palette
+	// SVG is the renderer used by the SVG method; nil means a one-off
+	// renderer per call (correct, but it loads the library each time).
+	SVG *SVGRenderer
+}
+
+// Figure is a chart ready to show: its ECharts option, fixed at New, plus an
+// id, a title, a theme and a size. A Figure is immutable and safe for
+// concurrent use. It shows itself in notebooks (HTML, SVG) and exports to
+// standalone pages, SVG and PNG without any network access.
+type Figure struct {
+	id, title, kind string
+	theme           Theme
+	width, height   int
+	series          []string
+	optionJSON      []byte
+	optionJS        string
+	key             string
+	svg             *SVGRenderer
+	light           bool
+}
+
+const (
+	defaultWidth  = 900
+	defaultHeight = 500
+	minSide       = 50
+	maxSide       = 8192
+)
+
+var errNilFigure = errors.New("plot: nil figure")
+
+var validID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+
+// New makes a Figure from a go-echarts chart. It reads the chart once (the
+// chart may be changed or reused afterwards without affecting the figure)
+// and works around go-echarts 2.6.7's defects; see docs/plotting.md.
+func New(chart Chart, spec Spec) (*Figure, error) {
+	if chart == nil || (reflect.ValueOf(chart).Kind() == reflect.Pointer && reflect.ValueOf(chart).IsNil()) {
+		return nil, fmt.Errorf("plot: figure %q has no chart", spec.ID)
+	}
+	if !validID.MatchString(spec.ID) {
+		return nil, fmt.Errorf("plot: figure id %q is not allowed: use 1-64 letters, digits, '-' or '_', starting with a letter (for example \"latency-cdf\")", spec.ID)
+	}
+	bc, err := baseOf(chart)
+	if err != nil {
+		return nil, err
+	}
+	theme, err := resolveTheme(spec.Theme, bc.Initialization.Theme)
+	if err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	width, height, err := resolveSize(spec, bc)
+	if err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	pal := spec.Palette
+	if pal == nil {
+		pal = DefaultPalette()
+	}
+	opt, err := buildOption(chart, bc, spec.Title, pal)
+	if err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	f := &Figure{
+		id: spec.ID, title: opt.title, kind: chart.Type(), theme: theme,
+		width: width, height: height, series: opt.series, svg: spec.SVG,
+	}
+	if f.optionJSON, err = encodeJSON(opt.tree); err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	if f.optionJS, err = encodeJS(opt.tree); err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%d\x00%s", f.id, theme, width, height, f.optionJS))
+	f.key = hex.EncodeToString(sum[:6])
+	return f, nil
+}
+
+// baseOf finds the go-echarts configuration embedded in every chart type.
+func baseOf(chart Chart) (*charts.BaseConfiguration, error) {
+	v := reflect.ValueOf(chart)
+	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if f := v.Elem().FieldByName("BaseConfiguration"); f.IsValid() && f.CanAddr() {
+			if bc, ok := f.Addr().Interface().(*charts.BaseConfiguration); ok {
+				return bc, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("plot: %T is not a go-echarts chart (want *charts.Bar, *charts.Line, ...)", chart)
+}
+
+func resolveTheme(t Theme, chartTheme string) (Theme, error) {
+	switch t {
+	case ThemeAuto, ThemeLight, ThemeDark:
+		return t, nil
+	case "":
+	default:
+		return "", fmt.Errorf("theme %q is not one of auto, light, dark", t)
+	}
+	switch chartTheme {
+	case "", "white":
+		return ThemeAuto, nil
+	case "dark":
+		return ThemeDark, nil
+	}
+	return "", fmt.Errorf("chart theme %q would load a theme file from the network; use Spec.Theme (auto, light or dark) instead", chartTheme)
+}
+
+func resolveSize(spec Spec, bc *charts.BaseConfiguration) (int, int, error) {
+	w, h := spec.Width, spec.Height
+	if w == 0 {
+		w = pixels(bc.Initialization.Width, defaultWidth)
+	}
+	if h == 0 {
+		h = pixels(bc.Initialization.Height, defaultHeight)
+	}
+	if w < minSide || w > maxSide || h < minSide || h > maxSide {
+		return 0, 0, fmt.Errorf("size %d×%d is outside %d–%d pixels per side", w, h, minSide, maxSide)
+	}
+	return w, h, nil
+}
+
+// pixels reads go-echarts' "900px" sizes; anything else gives def.
+func pixels(s string, def int) int {
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(s), "px"))
+	if err != nil || n <= 0 {
+		return def
+	}
+	return n
+}
+
+// ID returns the figure's id.
+func (f *Figure) ID() string { return f.id }
+
+// Title returns the figure's title ("" when neither the spec nor the chart
+// gave one).
+func (f *Figure) Title() string { return f.title }
+
+// Theme returns the figure's theme.
+func (f *Figure) Theme() Theme { return f.theme }
+
+// Size returns the export size in CSS pixels.
+func (f *Figure) Size() (width, height int) { return f.width, f.height }
+
+// Series returns the names of the figure's series, in order.
+func (f *Figure) Series() []string { return append([]string(nil), f.series...) }
+
+// OptionJSON returns the figure's ECharts option as JSON with sorted keys.
+// JavaScript functions (formatters) appear as strings holding their source;
+// OptionJS has them as code.
+func (f *Figure) OptionJSON() []byte { return append([]byte(nil), f.optionJSON...) }
+
+// OptionJS returns the option as a JavaScript expression that is safe to
+// place inside a <script> element: functions are code, and no user string
+// can close the element.
+func (f *Figure) OptionJS() string { return f.optionJS }
+
+// Light returns a copy of f whose HTML is the light fragment (no library
+// inside), for pages or notebooks that already show a full figure.
+func (f *Figure) Light() *Figure {
+	c := *f
+	c.light = true
+	return &c
+}
+
+// String describes the figure for text/plain outputs.
+func (f *Figure) String() string {
+	if f == nil {
+		return "nil figure"
+	}
+	title := f.title
+	if title == "" {
+		title = "untitled"
+	}
+	return fmt.Sprintf("Figure %s: %q (%s chart, %d series, %d×%d)", f.id, title, f.kind, len(f.series), f.width, f.height)
+}
+
+// label is the text used where a name is needed (aria labels, headings).
+func (f *Figure) label() string {
+	if f.title != "" {
+		return f.title
+	}
+	return f.id
+}

@@ -1,0 +1,82 @@
+package plot
+
+import (
+	_ "embed"
+	"fmt"
+	"html"
+	"strings"
+)
+
+// runtimeJS draws one figure; every fragment and page calls it with the
+// figure's spec. See the comments inside.
+//
+//go:embed runtime.js
+var runtimeJS string
+
+// lightWaitMillis is how long a light fragment waits for the library before
+// it shows its message: long enough for a full fragment earlier in the
+// notebook to unpack the library, short enough not to leave a blank box.
+const lightWaitMillis = 5000
+
+// fragmentConfig varies the one fragment template between uses.
+type fragmentConfig struct {
+	lib   string // gzip+base64 library, "" when the page provides it
+	width string // CSS width of the container
+	theme Theme
+	still bool // draw without animation (exports)
+	wait  int  // milliseconds to wait for a library this fragment lacks
+}
+
+// Fragment returns the figure as one self-contained text/html snippet for a
+// notebook output: a container div and a script that installs the embedded
+// ECharts library when window.echarts is missing (about 450 KB, gzip+base64,
+// unpacked once per page), then draws the figure and keeps it sized to its
+// container. It loads nothing from the network, works with require.js
+// present (classic Notebook, nbconvert) and where the front end re-creates
+// scripts (JupyterLab), and the same fragment may appear any number of
+// times on one page.
+func (f *Figure) Fragment() string {
+	return f.fragment(fragmentConfig{lib: libraryGzipBase64(), width: "100%", theme: f.theme})
+}
+
+// LightFragment returns the figure without the library (a few KB plus the
+// option): for later figures on a page or notebook that already shows a
+// full fragment. Alone, it waits briefly for the library and then shows a
+// message saying how to get the full output, never an empty box.
+func (f *Figure) LightFragment() string {
+	return f.fragment(fragmentConfig{width: "100%", theme: f.theme, wait: lightWaitMillis})
+}
+
+// HTML implements display.HTMLer: the full fragment, or the light one for a
+// figure returned by Light.
+func (f *Figure) HTML() string {
+	if f == nil {
+		return "<p>nil figure</p>"
+	}
+	if f.light {
+		return f.LightFragment()
+	}
+	return f.Fragment()
+}
+
+// placeholder stays visible where scripts do not run (an untrusted
+// notebook, a viewer without JavaScript) instead of an empty box.
+const placeholder = `<p style="margin:0;padding:0.6em 0;font:13px/1.4 sans-serif;color:#868e96;">Figure “%s” is drawn by JavaScript. ` +
+	`If this text stays, trust the notebook (or allow scripts) to see it.</p>`
+
+func (f *Figure) fragment(c fragmentConfig) string {
+	lib := "null"
+	if c.lib != "" {
+		lib = `"` + c.lib + `"` // base64 needs no escaping
+	}
+	var b strings.Builder
+	b.Grow(len(c.lib) + len(f.optionJS) + len(runtimeJS) + 512)
+	label := html.EscapeString(f.label())
+	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="width:%s;height:%dpx;">`+placeholder+`</div>`,
+		f.id, f.key, label, c.width, f.height, label)
+	b.WriteString("\n<script type=\"text/javascript\">\n(")
+	b.WriteString(strings.TrimSpace(runtimeJS))
+	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, still: %t, wait: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
+		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.still, c.wait, lib, f.optionJS)
+	return b.String()
+}

@@ -1,0 +1,59 @@
+package plot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPNGExport(t *testing.T) {
+	requireChromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for _, name := range []string{"line-events", "heatmap"} {
+		f := sampleFigure(t, name)
+		buf, err := f.PNGContext(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(t.TempDir(), name+".png"), buf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(buf))
+		if err != nil {
+			t.Fatalf("%s: not a PNG: %v", name, err)
+		}
+		w, h := f.Size()
+		if b := img.Bounds(); b.Dx() != pngScale*w || b.Dy() != pngScale*h {
+			t.Errorf("%s: %v, want %d×%d", name, b, pngScale*w, pngScale*h)
+		}
+		// An opaque white background with a drawn chart on it.
+		colors := map[[4]uint32]bool{}
+		for y := 0; y < img.Bounds().Dy(); y += 7 {
+			for x := 0; x < img.Bounds().Dx(); x += 7 {
+				r, g, b, a := img.At(x, y).RGBA()
+				colors[[4]uint32{r >> 8, g >> 8, b >> 8, a >> 8}] = true
+			}
+		}
+		if r, g, b, a := img.At(1, img.Bounds().Dy()-2).RGBA(); r>>8 != 255 || g>>8 != 255 || b>>8 != 255 || a>>8 != 255 {
+			t.Errorf("%s: corner pixel %d,%d,%d,%d, want opaque white", name, r>>8, g>>8, b>>8, a>>8)
+		}
+		if len(colors) < 20 || len(buf) < 20_000 {
+			t.Errorf("%s: %d colours, %d bytes: nothing much drawn", name, len(colors), len(buf))
+		}
+	}
+}
+
+func TestNoChromiumIsAClearError(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := findBrowser([]string{filepath.Join(t.TempDir(), "chromium")})
+	if !errors.Is(err, ErrNoChromium) || !strings.Contains(err.Error(), "apt-get install chromium") {
+		t.Fatalf("err = %v", err)
+	}
+}
