@@ -73,12 +73,18 @@ type JSONer interface {
 	JSONValue() any
 }
 
-// Of builds the bundle for v: a Bundler decides for itself; otherwise each
+// Of builds the bundle for v: a Bundle is shown as it is; a Bundler decides for itself; otherwise each
 // optional interface v implements contributes its MIME type, and text/plain is
 // always present (fmt's %v of v unless v is a fmt.Stringer or an error).
 // A method that fails is reported inside the text/plain entry instead of
 // losing the value.
 func Of(v any) Bundle {
+	if b, ok := v.(Bundle); ok && len(b) > 0 {
+		if _, ok := b[TextPlain]; !ok {
+			b[TextPlain] = "<" + b.MIMEs()[0] + ">"
+		}
+		return b
+	}
 	if b, ok := v.(Bundler); ok {
 		out := b.Bundle()
 		if out == nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 )
 
 // SweepPoint is one scenario of a parameter grid, placed at X on the sweep's
@@ -16,7 +17,8 @@ type SweepPoint struct {
 // Sweep compares policies at every point of a grid, all runs in one parallel
 // pool.
 type Sweep struct {
-	XLabel   string // the axis, e.g. "rate (req/s)"
+	XLabel   string // the axis for people, e.g. "arrival rate (req/s)"
+	XName    string // the axis for files, snake_case, e.g. "rate_rps" (default "x")
 	Points   []SweepPoint
 	Policies []PolicySpec
 	Seeds    []uint64 // default 1..10
@@ -28,6 +30,7 @@ type Sweep struct {
 // SweepResult holds one Comparison per point, in point order.
 type SweepResult struct {
 	XLabel      string
+	XName       string
 	Points      []SweepPoint
 	Comparisons []*Comparison
 }
@@ -66,7 +69,10 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &SweepResult{XLabel: sw.XLabel, Points: sw.Points}
+	if sw.XName == "" {
+		sw.XName = "x"
+	}
+	res := &SweepResult{XLabel: sw.XLabel, XName: sw.XName, Points: sw.Points}
 	per := len(sw.Policies) * len(sw.Seeds)
 	for i, pt := range sw.Points {
 		c, err := assemble(pt.Scenario, sw.Protocol, sw.Seeds, sw.Policies, runs[i*per:(i+1)*per])
@@ -103,4 +109,39 @@ func (sw *Sweep) validate() error {
 		}
 	}
 	return nil
+}
+
+// RunRecords flattens every run of the sweep, with the point's x value first.
+func (s *SweepResult) RunRecords() [][]Field {
+	var out [][]Field
+	for i, c := range s.Comparisons {
+		for _, rec := range c.RunRecords() {
+			out = append(out, append([]Field{{s.XName, s.Points[i].X}}, rec...))
+		}
+	}
+	return out
+}
+
+// SummaryRecords flattens every point's per-policy summaries.
+func (s *SweepResult) SummaryRecords() [][]Field {
+	var out [][]Field
+	for i, c := range s.Comparisons {
+		for _, rec := range c.SummaryRecords() {
+			out = append(out, append([]Field{{s.XName, s.Points[i].X}}, rec...))
+		}
+	}
+	return out
+}
+
+// WriteJSON writes the axis and, per point, its x value and comparison
+// summaries and runs.
+func (s *SweepResult) WriteJSON(w io.Writer) error {
+	points := make([]jsonObject, len(s.Comparisons))
+	for i, c := range s.Comparisons {
+		points[i] = jsonObject{
+			{"label", s.Points[i].Label}, {s.XName, s.Points[i].X}, {"scenario", c.Scenario},
+			{"policies", records(c.SummaryRecords())}, {"runs", records(c.RunRecords())},
+		}
+	}
+	return writeIndented(w, jsonObject{{"x_label", s.XLabel}, {"x_name", s.XName}, {"points", points}})
 }

@@ -31,7 +31,7 @@ type compareConfig struct {
 }
 
 func newCompareCmd() *cobra.Command {
-	cfg := compareConfig{}
+	cfg := &compareConfig{}
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare routing policies on a scenario over seeded runs",
@@ -48,6 +48,12 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
+	cfg.bind(cmd)
+	return cmd
+}
+
+// bind declares the flags of a comparison on cmd.
+func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
 	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies")
@@ -66,7 +72,6 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 	f.BoolVar(&cfg.csv, "csv", false, "write per-seed runs as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
-	return cmd
 }
 
 // experiment builds the engine experiment the flags describe.

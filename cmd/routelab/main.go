@@ -42,6 +42,6 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCompareCmd(), newStudyCmd(), newPoliciesCmd())
+	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd())
 	return root
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/routelab/routelab/engine"
+	"github.com/spf13/cobra"
+)
+
+// sweepConfig holds the flags of `routelab sweep`: a comparison's flags plus
+// the rates to visit.
+type sweepConfig struct {
+	compareConfig
+	rates []float64
+}
+
+func newSweepCmd() *cobra.Command {
+	cfg := sweepConfig{}
+	cmd := &cobra.Command{
+		Use:   "sweep",
+		Short: "Compare policies across arrival rates (the queueing hockey stick)",
+		Long: `sweep runs a comparison at each arrival rate and reports per-policy summaries per rate.
+It takes every flag of compare except --rate.`,
+		Example: `  routelab sweep --scenario steady --rates 50,100,150,200,250,300
+  routelab sweep --scenario straggler --rates 100,175,250 --csv > sweep.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
+	}
+	cfg.compareConfig.bind(cmd)
+	cmd.Flags().Float64SliceVar(&cfg.rates, "rates", []float64{50, 100, 150, 200, 250, 300}, "arrival rates to visit, req/s")
+	_ = cmd.Flags().MarkHidden("rate")
+	return cmd
+}
+
+func (c *sweepConfig) run(cmd *cobra.Command) error {
+	e, err := c.experiment()
+	if err != nil {
+		return err
+	}
+	if len(c.rates) == 0 {
+		return fmt.Errorf("--rates: none given (want at least one rate)")
+	}
+	res, err := engine.RunSweep(cmd.Context(), engine.Sweep{
+		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
+		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers,
+		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
+	})
+	if err != nil {
+		return err
+	}
+	return c.write(cmd.OutOrStdout(), res)
+}
+
+func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
+	switch {
+	case c.json:
+		return res.WriteJSON(w)
+	case c.csv:
+		return engine.WriteCSV(w, res.RunRecords())
+	case c.csvSummary:
+		return engine.WriteCSV(w, res.SummaryRecords())
+	}
+	for _, cmp := range res.Comparisons {
+		if err := cmp.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
