@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// runCLI runs one command line in process and returns stdout, stderr and the
+// exit status.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestCompareText(t *testing.T) {
+	out, _, code := runCLI(t, "compare", "--scenario", "straggler", "--seeds", "3")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"straggler — 3 replicas, 100 req/s, 3 seeds", "round-robin", "least-queue", "latency-aware", "adaptive", "p99 range ms"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// JSON and CSV use one snake_case name per concept.
+func TestCompareMachineOutputNames(t *testing.T) {
+	out, _, code := runCLI(t, "compare", "--scenario", "burst", "--seeds", "2", "--policies", "adaptive,p2c", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		Policies []map[string]any `json:"policies"`
+		Runs     []map[string]any `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 4 || len(doc.Policies) != 2 {
+		t.Fatalf("%d runs, %d policies", len(doc.Runs), len(doc.Policies))
+	}
+	for _, k := range []string{"policy", "seed", "cohort_arrivals", "completed", "shed", "unfinished", "on_time", "p50_ms", "p90_ms", "p99_ms", "slo_miss_rate", "attainment", "goodput_rps", "throughput_rps"} {
+		if _, ok := doc.Runs[0][k]; !ok {
+			t.Errorf("run record lacks %q", k)
+		}
+	}
+	for _, k := range []string{"median_p50_ms", "median_p99_ms", "p99_min_ms", "p99_max_ms", "median_attainment", "median_goodput_rps", "median_shed", "median_unfinished"} {
+		if _, ok := doc.Policies[0][k]; !ok {
+			t.Errorf("summary record lacks %q", k)
+		}
+	}
+	out, _, _ = runCLI(t, "compare", "--scenario", "burst", "--seeds", "2", "--policies", "adaptive,p2c", "--csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 5 || rows[0][0] != "policy" || rows[1][0] != "adaptive" {
+		t.Fatalf("CSV: %v %v", rows, err)
+	}
+	for i, name := range rows[0] {
+		if jsonVal, ok := doc.Runs[0][name]; !ok {
+			t.Errorf("CSV column %q is not a JSON field", name)
+		} else if s, isStr := jsonVal.(string); isStr && rows[1][i] != s {
+			t.Errorf("CSV %s = %q, JSON %q", name, rows[1][i], s)
+		}
+	}
+}
+
+func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--scenario", "nope"}, `scenario: "nope" is not allowed (want one of steady, burst, straggler, failure)`},
+		{[]string{"compare", "--rate", "-3"}, "rate_rps: -3 is not allowed"},
+		{[]string{"compare", "--rate", "NaN"}, "rate_rps: NaN is not allowed"},
+		{[]string{"compare", "--policies", "adaptive,oracle"}, `policy: "oracle" is not allowed`},
+		{[]string{"compare", "--seeds", "0"}, "--seeds: 0 is not allowed"},
+		{[]string{"compare", "--heterogeneity", "wild"}, `heterogeneity: "wild" is not allowed (want default or high)`},
+		{[]string{"compare", "--warmup", "20", "--measure", "0"}, "measure_ms: 0 is not allowed"},
+		{[]string{"compare", "--speeds", "8,-1"}, "speeds_ms[1]: -1 is not allowed"},
+		{[]string{"compare", "--queue-cap", "0"}, "queue_cap: 0 is not allowed"},
+		{[]string{"compare", "--json", "--csv"}, "none of the others can be"},
+		{[]string{"compare", "--trace", "/nonexistent.csv"}, "/nonexistent.csv"},
+		{[]string{"study"}, "accepts 1 arg"},
+		{[]string{"study", "/nonexistent.json"}, "/nonexistent.json"},
+		{[]string{"sweep", "--rates", ""}, "--rates"},
+		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+	}
+	for _, c := range cases {
+		_, stderr, code := runCLI(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line containing %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+func TestCompareReplaysTrace(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trace.csv")
+	var b strings.Builder
+	b.WriteString("arrival_ms,prompt_tokens,output_tokens\n")
+	for i := 0; i < 1500; i++ {
+		b.WriteString(strconv.Itoa(i*10) + ",300,100\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "compare", "--trace", path, "--seeds", "2", "--csv-summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Arrivals every 10 ms from 0 to 14990 ms: the cohort (3000, 15000] holds
+	// 3010..14990, exactly 1199 requests.
+	if !strings.Contains(out, "round-robin,2,2,1199,") {
+		t.Errorf("trace cohort is not 1199:\n%s", out)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	_ = os.WriteFile(bad, []byte("0,1,1\n5,x,1\n"), 0o644)
+	if _, stderr, code := runCLI(t, "compare", "--trace", bad); code == 0 || !strings.Contains(stderr, "bad.csv:2: prompt_tokens \"x\"") {
+		t.Errorf("bad trace: exit %d, %q", code, stderr)
+	}
+}
+
+func TestStudyCommand(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "study.json")
+	cfg := `{"name":"tiny","rates_rps":[150],"heterogeneity":["high"],"scenarios":["straggler","failure"],
+	  "weights":[0,0.35],"development_seeds":[1,2],"validation_seeds":[9,10],
+	  "policies":["least-queue","adaptive"],"protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}}`
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, "study", path)
+	if code != 0 || !strings.Contains(out, "tiny study: 2 conditions") || !strings.Contains(out, "selected") {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	out, _, _ = runCLI(t, "study", path, "--csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 1+2*2*2+2*2*2 || rows[0][0] != "phase" {
+		t.Fatalf("study CSV: %d rows, %v", len(rows), err)
+	}
+}
+
+// The shipped study file is the specification's protocol.
+func TestShippedStudyFileIsTheSpecification(t *testing.T) {
+	data, err := os.ReadFile("../../examples/study.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg map[string]any
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	n := func(k string) int { return len(cfg[k].([]any)) }
+	if n("rates_rps")*n("heterogeneity")*n("scenarios") != 24 || n("weights") != 6 || n("development_seeds") != 8 || n("validation_seeds") != 24 {
+		t.Fatalf("examples/study.json is not the 24 × 6 × 8 / 24 protocol: %v", cfg)
+	}
+}
