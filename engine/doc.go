@@ -11,6 +11,10 @@
 //   - experiment.go and study.go: Compare, Sweep and the specification's
 //     exploration-weight study.
 //
+// docs/model.md is the reference for the model; docs/validation.md shows it
+// agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)
+// and reproducing the specification's failure modes.
+//
 // The package uses only the standard library and knows nothing about
 // notebooks, charts or interpreters. It never prints; runs take a context.
 // Randomness comes from Rand (xoshiro256**), with one stream per purpose, and
