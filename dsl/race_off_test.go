@@ -1,0 +1,5 @@
+//go:build !race
+
+package dsl_test
+
+const raceDetector = false

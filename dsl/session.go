@@ -1,0 +1,401 @@
+package dsl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"path"
+	"reflect"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/routelab/routelab/display"
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// DefaultInterruptGrace is how long an interrupted cell gets to return on
+// its own (after its run context is canceled) before the interpreter is
+// stopped.
+const DefaultInterruptGrace = 150 * time.Millisecond
+
+// Options configure a Session.
+type Options struct {
+	// Libraries are the compiled packages cells can use besides the
+	// standard library.
+	Libraries []Library
+	// Env is the environment cells see through os.Getenv and friends
+	// ("KEY=value" entries); the process environment stays private.
+	Env []string
+	// InterruptGrace overrides DefaultInterruptGrace when positive.
+	InterruptGrace time.Duration
+}
+
+// Session runs Go cells and scripts in one yaegi interpreter, keeping their
+// declarations and variables from one cell to the next. It implements the
+// kernel's Interpreter interface. Execute calls are serialized; Interrupt,
+// Complete, Inspect and IsComplete may be called at any time.
+type Session struct {
+	in      *interp.Interpreter
+	out     *output
+	devnull *os.File
+	syms    *symtab
+	exports map[string]map[string]reflect.Value // import path -> compiled symbols
+	names   map[string]string                   // import path -> package name
+	docs    map[string]map[string]string        // import path -> symbol docs
+	grace   time.Duration
+
+	srcDocsOnce sync.Once
+	srcDocs     map[string]map[string]string // interpreted std package -> func -> doc
+
+	base context.Context
+	stop context.CancelFunc
+
+	exec  sync.Mutex // held by Execute
+	mu    sync.Mutex // guards cur
+	cur   *cellRun
+	cells int // cells executed, for messages
+}
+
+// cellRun is the state of the running cell.
+type cellRun struct {
+	ctx        context.Context // Host.Context(): canceled first on interrupt
+	cancelRun  context.CancelFunc
+	evalCtx    context.Context // yaegi's: canceled after the grace period
+	cancelEval context.CancelFunc
+	sink       display.Sink
+	code       string
+
+	once        sync.Once
+	interrupted atomic.Bool
+	timer       *time.Timer
+
+	shown []display.Bundle
+
+	// evalsAtStop counts the process's yaegi evaluation goroutines when
+	// the interpreter was stopped (the cell's own included).
+	evalsAtStop atomic.Int64
+	stuck       bool // the stopped evaluation did not end in time
+}
+
+// New creates a session with the standard library, the given libraries and
+// the prelude (display, min, max, clear, the missing slices and maps
+// helpers).
+func New(opts Options) (*Session, error) {
+	if err := validateOptions(opts); err != nil {
+		return nil, err
+	}
+	out, err := newOutput()
+	if err != nil {
+		return nil, fmt.Errorf("dsl: output pipes: %w", err)
+	}
+	s := &Session{
+		out:     out,
+		syms:    newSymtab(),
+		exports: map[string]map[string]reflect.Value{},
+		names:   map[string]string{},
+		docs:    map[string]map[string]string{},
+		grace:   DefaultInterruptGrace,
+	}
+	if opts.InterruptGrace > 0 {
+		s.grace = opts.InterruptGrace
+	}
+	s.base, s.stop = context.WithCancel(context.Background())
+	if err := s.init(opts); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func validateOptions(opts Options) error {
+	seen := map[string]bool{runtimePath: true}
+	for i := range opts.Libraries {
+		l := &opts.Libraries[i]
+		if err := l.validate(); err != nil {
+			return fmt.Errorf("dsl: %w", err)
+		}
+		if seen[l.Path] || stdlib.Symbols[l.Path+"/"+path.Base(l.Path)] != nil {
+			return fmt.Errorf("dsl: library path %q is registered twice or shadows a standard package", l.Path)
+		}
+		seen[l.Path] = true
+	}
+	for _, e := range opts.Env {
+		if !strings.Contains(e, "=") {
+			return fmt.Errorf("dsl: environment entry %q: want KEY=value", e)
+		}
+	}
+	return nil
+}
+
+func (s *Session) init(opts Options) error {
+	var err error
+	if s.devnull, err = os.Open(os.DevNull); err != nil {
+		return fmt.Errorf("dsl: %w", err)
+	}
+	s.in = interp.New(interp.Options{
+		Stdin:  s.devnull,
+		Stdout: s.out.outW,
+		Stderr: s.out.stderr,
+		Args:   []string{"routelab"},
+		Env:    opts.Env,
+	})
+	uses := []interp.Exports{
+		stdlib.Symbols,
+		// os.Stderr: the interpreter's Stderr option is a filter, not a file,
+		// so yaegi would leave the process's in place.
+		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem()}},
+		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
+		// time.Sleep in cells: an interrupt ends it at once.
+		{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}},
+	}
+	h := host{s}
+	for i := range opts.Libraries {
+		l := &opts.Libraries[i]
+		syms, err := l.symbols(h)
+		if err != nil {
+			return fmt.Errorf("dsl: %w", err)
+		}
+		uses = append(uses, interp.Exports{l.exportKey(): syms})
+		s.docs[l.Path] = l.Docs
+	}
+	for _, u := range uses {
+		if err := s.in.Use(u); err != nil {
+			return fmt.Errorf("dsl: loading symbols: %w", err)
+		}
+		for key, syms := range u {
+			s.exports[path.Dir(key)] = syms
+			s.names[path.Dir(key)] = path.Base(key)
+		}
+	}
+	if err := s.loadPrelude(); err != nil {
+		return err
+	}
+	for _, l := range opts.Libraries {
+		if l.PreImport {
+			if err := s.evalSource(fmt.Sprintf("import %s %q", l.Name, l.Path)); err != nil {
+				return fmt.Errorf("dsl: pre-importing %s: %w", l.Path, err)
+			}
+			s.syms.addImport(l.Name, l.Path)
+		}
+	}
+	return nil
+}
+
+func (s *Session) loadPrelude() error {
+	if err := s.loadGenericSources(); err != nil {
+		return fmt.Errorf("dsl: generic sources: %w", err)
+	}
+	for _, src := range []string{preludeSlices, preludeMaps, "package main;" + preludeMain} {
+		if err := s.evalRenamed(src, false); err != nil {
+			return fmt.Errorf("dsl: prelude: %w", err)
+		}
+	}
+	s.syms.addImport(runtimeLocal, runtimePath)
+	s.syms.addImport("_rlfmt", "fmt")
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "prelude.go", "package main;"+preludeMain, parser.ParseComments)
+	if err != nil {
+		return fmt.Errorf("dsl: prelude: %w", err)
+	}
+	for _, sym := range declSymbols(fset, f, preludeMain, len("package main;")) {
+		s.syms.put(sym)
+	}
+	return nil
+}
+
+// evalSource compiles and runs trusted source (prelude, pre-imports).
+func (s *Session) evalSource(src string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	prog, err := s.in.Compile(src)
+	if err != nil {
+		return err
+	}
+	_, err = s.in.Execute(prog)
+	return err
+}
+
+// Close releases the session's pipes and cancels its context. Goroutines
+// that cells left running stop writing output.
+func (s *Session) Close() error {
+	s.stop()
+	s.out.close()
+	if s.devnull != nil {
+		s.devnull.Close()
+	}
+	return nil
+}
+
+// Execute runs one cell (see the kernel's Interpreter interface). Streams
+// and displays go to sink while the cell runs; the returned bundle is the
+// value of its final expression, nil when there is none. A failure is a
+// *display.Error whose Name is one of CompileError, RuntimeError,
+// PanicError or Interrupted; the session stays usable and keeps its state.
+func (s *Session) Execute(ctx context.Context, code string, sink display.Sink) (display.Bundle, error) {
+	s.exec.Lock()
+	defer s.exec.Unlock()
+	if s.base.Err() != nil {
+		return nil, &display.Error{Name: CompileError, Value: "session is closed"}
+	}
+	s.cells++
+	r := s.startCell(ctx, code, sink)
+	stop := context.AfterFunc(ctx, func() { s.interruptRun(r) })
+	err := s.runCell(r, code)
+	stop()
+	return s.endCell(r, err)
+}
+
+func (s *Session) startCell(ctx context.Context, code string, sink display.Sink) *cellRun {
+	r := &cellRun{sink: sink, code: code}
+	r.ctx, r.cancelRun = context.WithCancel(s.base)
+	r.evalCtx, r.cancelEval = context.WithCancel(s.base)
+	s.out.attach(sink)
+	s.out.stderr.take()
+	s.mu.Lock()
+	s.cur = r
+	s.mu.Unlock()
+	return r
+}
+
+func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
+	s.out.flush()
+	s.mu.Lock()
+	s.cur = nil
+	s.mu.Unlock()
+	r.cancelRun()
+	r.cancelEval()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	var result display.Bundle
+	if err == nil && len(r.shown) > 0 {
+		for _, b := range r.shown[:len(r.shown)-1] {
+			r.sink.Display(b, "", false)
+		}
+		result = r.shown[len(r.shown)-1]
+	}
+	s.out.detach()
+	if err != nil {
+		var de *display.Error
+		if !errors.As(err, &de) {
+			de = newError(CompileError, &cellError{Msg: err.Error()}, nil, r.code)
+		}
+		return nil, de
+	}
+	return result, nil
+}
+
+// Interrupt stops the running cell, if any: it cancels the cell's run
+// context at once (library calls watching Host.Context return) and stops
+// the interpreter if the cell has not returned after the grace period.
+func (s *Session) Interrupt() {
+	s.mu.Lock()
+	r := s.cur
+	s.mu.Unlock()
+	if r != nil {
+		s.interruptRun(r)
+	}
+}
+
+func (s *Session) interruptRun(r *cellRun) {
+	r.once.Do(func() {
+		r.interrupted.Store(true)
+		r.cancelRun()
+		r.timer = time.AfterFunc(s.grace, func() {
+			r.evalsAtStop.Store(int64(evalGoroutines()))
+			r.cancelEval()
+		})
+	})
+}
+
+func (s *Session) current() *cellRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// show records a value of the cell's final expression.
+func (s *Session) show(b display.Bundle) {
+	if r := s.current(); r != nil {
+		s.mu.Lock()
+		r.shown = append(r.shown, b)
+		s.mu.Unlock()
+	}
+}
+
+// displayBundle sends b to the running cell's sink after the output written
+// before it, so text and displays keep their order.
+func (s *Session) displayBundle(b display.Bundle, id string, update bool) {
+	r := s.current()
+	if r == nil {
+		fmt.Fprintf(s.out.errW, "[routelab: display outside a running cell ignored: %s]\n", firstLine(b.Text()))
+		return
+	}
+	s.out.flush()
+	r.sink.Display(b, id, update)
+}
+
+// sleep is the cells' time.Sleep: it ends with a panic (reported as the
+// interrupt) when the running cell is interrupted, instead of sleeping on
+// in the background after the interpreter has been stopped.
+func (s *Session) sleep(d time.Duration) {
+	ctx := host{s}.Context()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		if ctx != s.base {
+			panic("interrupted during time.Sleep")
+		}
+		<-t.C
+	}
+}
+
+// goroutinePanic reports a panic recovered in a goroutine a cell started.
+func (s *Session) goroutinePanic(v any) {
+	var where []string
+	for _, f := range s.out.stderr.take() {
+		where = append(where, fmt.Sprintf("in %s at line %d:%d", f.Func, f.Line, f.Col))
+	}
+	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
+	if len(where) > 0 {
+		msg += "  " + strings.Join(where, "\n  ") + "\n"
+	}
+	io.WriteString(s.out.errW, msg+"(recovered by routelab; the goroutine stopped, the session goes on)\n")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + "..."
+	}
+	return s
+}
+
+// host is the Host a session gives its libraries.
+type host struct{ s *Session }
+
+func (h host) Context() context.Context {
+	if r := h.s.current(); r != nil {
+		return r.ctx
+	}
+	return h.s.base
+}
+
+func (h host) Stdout() io.Writer { return h.s.out.outW }
+
+func (h host) Display(v any) { h.s.displayBundle(display.Of(v), "", false) }
+
+func (h host) DisplayWithID(v any, id string, update bool) {
+	h.s.displayBundle(display.Of(v), id, update)
+}

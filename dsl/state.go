@@ -1,0 +1,238 @@
+package dsl
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+const reflectFunc = reflect.Func
+
+// genericSources are the standard packages yaegi provides as interpreted
+// (generic) source rather than compiled symbols.
+var genericSources = map[string]bool{"slices": true, "maps": true, "cmp": true}
+
+// packageName is the name a package is imported under by default.
+func (s *Session) packageName(p string) string {
+	if n, ok := s.names[p]; ok {
+		return n
+	}
+	return path.Base(p)
+}
+
+func (s *Session) available(p string) bool {
+	_, ok := s.exports[p]
+	return (ok && p != runtimePath) || genericSources[p]
+}
+
+func (s *Session) newRewriter() *rewriter {
+	return &rewriter{types: s, imports: s.syms.importsCopy()}
+}
+
+// record adds what a chunk that ran declared to the session's table.
+func (s *Session) record(u *unit, rw *rewriter) {
+	for _, im := range u.imports {
+		s.syms.addImport(im[0], im[1])
+	}
+	for _, sym := range u.syms {
+		sym.Cell = s.cells
+		sym.SrcLine, sym.SrcCol = u.srcPos(s, sym)
+		s.syms.put(sym)
+	}
+	if u.body == nil {
+		return
+	}
+	sc := newScope(nil)
+	for _, st := range u.body.List {
+		for _, sym := range s.stmtSymbols(u, st, rw, sc) {
+			s.syms.put(sym)
+		}
+	}
+}
+
+// srcPos is where a declaration's text starts in its cell.
+func (u *unit) srcPos(s *Session, sym *symbol) (int, int) {
+	off := strings.Index(u.Text, sym.Src)
+	if off < 0 {
+		return sym.Line, 1
+	}
+	l, c := lineCol(u.Text, off)
+	if l == 1 {
+		c += u.Col - 1
+	}
+	return l + u.Line - 1, c
+}
+
+// stmtSymbols describes the variables a top-level statement defines.
+func (s *Session) stmtSymbols(u *unit, st ast.Stmt, rw *rewriter, sc *scope) []*symbol {
+	fset := s.in.FileSet()
+	text := func(n ast.Node) string {
+		f := fset.File(n.Pos())
+		lo, hi := f.Offset(n.Pos())-u.prefix, f.Offset(n.End())-u.prefix
+		if lo < 0 || hi > len(u.Text) || lo > hi {
+			return ""
+		}
+		return u.Text[lo:hi]
+	}
+	var out []*symbol
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok != token.DEFINE {
+			return nil
+		}
+		for k, l := range st.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || id.Name == "_" {
+				continue
+			}
+			sym := &symbol{Kind: symVar, Name: id.Name, Cell: s.cells, Src: text(st)}
+			if len(st.Lhs) == len(st.Rhs) {
+				sym.Type = literalType(fset, st.Rhs[k])
+			}
+			out = append(out, place(fset, sym, id.Pos()))
+		}
+	case *ast.DeclStmt:
+		gd, ok := st.Decl.(*ast.GenDecl)
+		if !ok {
+			return nil
+		}
+		for _, sym := range genSymbols(fset, gd, func(n ast.Node, _ *ast.CommentGroup) string { return text(n) }) {
+			sym.Cell = s.cells
+			out = append(out, sym)
+		}
+	}
+	return out
+}
+
+// literalType spells the type of a composite literal or &T{...}, the common
+// ways of making a value whose methods completion should offer.
+func literalType(fset *token.FileSet, e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		return nodeString(fset, e.Type)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			if t := literalType(fset, e.X); t != "" {
+				return "*" + t
+			}
+		}
+	}
+	return ""
+}
+
+// recompileUsers compiles again the funcs that use a changed func or const,
+// so that every caller sees the new definition (yaegi binds a call to the
+// callee it found when compiling the caller). Methods cannot be compiled
+// again; they are reported.
+func (s *Session) recompileUsers(r *cellRun, changed map[string]bool) {
+	names := sortedKeys(changed)
+	for _, dep := range s.syms.dependents(changed) {
+		if dep.Kind == symMethod {
+			fmt.Fprintf(s.out.errW, "note: method %s (%s) uses %s, which changed; yaegi cannot recompile methods, so it keeps using the old definition (restart the session to update it)\n", dep.Name, s.cellName(dep.Cell), strings.Join(names, ", "))
+			continue
+		}
+		if err := s.recompile(r, dep); err != nil {
+			fmt.Fprintf(s.out.errW, "note: %s (%s) uses %s, which changed, and no longer compiles: %v; it keeps using the old definition\n", dep.Name, s.cellName(dep.Cell), strings.Join(names, ", "), err)
+		}
+	}
+}
+
+func (s *Session) recompile(r *cellRun, sym *symbol) error {
+	u, err := s.parse(chunk{Kind: declChunk, Text: sym.Src, Line: sym.SrcLine, Col: sym.SrcCol})
+	if err != nil {
+		return err
+	}
+	rw := s.newRewriter()
+	rw.decls(u.file)
+	if rw.err != nil {
+		return rw.err
+	}
+	prog, err := s.compile(u.file, rw)
+	if err != nil {
+		return compileFailure(err)
+	}
+	return s.execute(r, prog)
+}
+
+// classOf implements typeOracle: session consts and funcs from their
+// declarations, variables from their current values.
+func (s *Session) classOf(name string) class {
+	if base, ok := strings.CutSuffix(name, "()"); ok {
+		if sym := s.syms.get(base); sym != nil && sym.Kind == symFunc {
+			return sym.Class
+		}
+		return unknownClass
+	}
+	sym := s.syms.get(name)
+	if sym == nil {
+		return unknownClass
+	}
+	switch sym.Kind {
+	case symConst:
+		return sym.Class
+	case symFunc:
+		return funcClass
+	case symVar:
+		if v, ok := s.in.Globals()[name]; ok && v.IsValid() {
+			return kindClass(v.Type())
+		}
+	}
+	return unknownClass
+}
+
+// libClass implements typeOracle from compiled symbols.
+func (s *Session) libClass(p, name string) class {
+	base, call := strings.CutSuffix(name, "()")
+	v, ok := s.exports[p][base]
+	if !ok || !v.IsValid() {
+		return unknownClass
+	}
+	if call {
+		if v.Kind() == reflect.Func && v.Type().NumOut() == 1 {
+			return kindClass(v.Type().Out(0))
+		}
+		return unknownClass
+	}
+	if c, ok := v.Interface().(constant.Value); ok {
+		if c.Kind() == constant.Int {
+			return intClass
+		}
+		return otherClass
+	}
+	if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct {
+		return otherClass // a type
+	}
+	return kindClass(v.Type())
+}
+
+func (s *Session) isConst(name string) bool {
+	sym := s.syms.get(name)
+	return sym != nil && sym.Kind == symConst
+}
+
+func kindClass(t reflect.Type) class {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return intClass
+	case reflect.Func:
+		return funcClass
+	case reflect.Invalid:
+		return unknownClass
+	}
+	return otherClass
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
