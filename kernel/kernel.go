@@ -1,0 +1,353 @@
+package kernel
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-zeromq/zmq4"
+)
+
+const (
+	// workerGrace is how long shutdown waits for an interrupted cell to return.
+	workerGrace = 2 * time.Second
+	// parentPoll is how often a kernel started by Jupyter checks its parent.
+	parentPoll = time.Second
+)
+
+// Option adjusts how Serve runs.
+type Option func(*serveConfig)
+
+type serveConfig struct {
+	info    Info
+	signals <-chan os.Signal
+}
+
+// WithInfo sets what kernel_info_reply reports (default DefaultInfo()).
+func WithInfo(info Info) Option {
+	return func(c *serveConfig) { c.info = info }
+}
+
+// WithSignals makes Serve interrupt the running cell on every value received
+// from ch instead of subscribing to the process's SIGINT itself.
+func WithSignals(ch <-chan os.Signal) Option {
+	return func(c *serveConfig) { c.signals = ch }
+}
+
+// Serve runs a Jupyter kernel on the channels named by connectionFile until a
+// shutdown_request arrives or ctx is cancelled; both return nil. Errors are
+// returned only for start-up problems (connection file, signature scheme,
+// ports). Dropped messages and other events are logged, one line each, to
+// logw (os.Stderr when nil).
+func Serve(ctx context.Context, connectionFile string, interp Interpreter, logw io.Writer, opts ...Option) error {
+	if interp == nil {
+		return errors.New("kernel: Serve needs an Interpreter, got nil")
+	}
+	if logw == nil {
+		logw = os.Stderr
+	}
+	cfg := serveConfig{info: DefaultInfo()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	ci, err := ReadConnectionFile(connectionFile)
+	if err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	k, err := newKernel(ci, interp, cfg.info, logw)
+	if err != nil {
+		return fmt.Errorf("kernel: %w", err)
+	}
+	if err := k.bind(connectionFile); err != nil {
+		return err
+	}
+	signals := cfg.signals
+	if signals == nil {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		defer signal.Stop(ch)
+		signals = ch
+	}
+	k.serve(ctx, signals)
+	return nil
+}
+
+// kernel is one running kernel. The fields under "shell worker state" are
+// only touched by the shell worker goroutine.
+type kernel struct {
+	interp Interpreter
+	info   Info
+	conn   ConnectionInfo
+	log    *log.Logger
+	sign   signer
+	id     identity
+
+	shell   *channel
+	control *channel
+	stdin   *channel
+	iopub   *channel
+	hb      *channel
+
+	shellQ   chan *message
+	stop     chan struct{}
+	stopOnce sync.Once
+	running  atomic.Bool
+	cellCtx  context.Context
+
+	// shell worker state
+	execCount  int
+	history    history
+	abortCount int // queued requests to scan for executes to abort
+}
+
+func newKernel(ci ConnectionInfo, interp Interpreter, info Info, logw io.Writer) (*kernel, error) {
+	s, err := newSigner(ci.SignatureScheme, ci.Key)
+	if err != nil {
+		return nil, err
+	}
+	var sid [16]byte
+	if _, err := rand.Read(sid[:]); err != nil {
+		return nil, fmt.Errorf("cannot make a session id: %w", err)
+	}
+	k := &kernel{
+		interp: interp,
+		info:   info,
+		conn:   ci,
+		log:    log.New(logw, "routelab kernel: ", log.LstdFlags),
+		sign:   s,
+		shellQ: make(chan *message, 256),
+		stop:   make(chan struct{}),
+	}
+	k.id.session = hex.EncodeToString(sid[:])
+	k.history.session = 1
+	return k, nil
+}
+
+// channel is one of the kernel's five sockets, named for logs.
+type channel struct {
+	name string
+	*zsocket
+}
+
+// bind listens on the five channels where the connection file says; on
+// failure the ones already bound are closed again.
+func (k *kernel) bind(file string) error {
+	kinds := map[string]zmq4.SocketType{"shell": zmq4.Router, "control": zmq4.Router,
+		"stdin": zmq4.Router, "iopub": zmq4.Pub, "heartbeat": zmq4.Rep}
+	var bound []*channel
+	for _, p := range k.conn.ports() {
+		ep := k.conn.endpoint(p.port)
+		zs, err := listenZMQ(kinds[p.channel], p.channel, ep, k.log.Printf)
+		if err != nil {
+			for _, c := range bound {
+				c.Close()
+			}
+			return fmt.Errorf("kernel: cannot listen on %s (%s %d in %s): %v", ep, p.field, p.port, file, err)
+		}
+		c := &channel{name: p.channel, zsocket: zs}
+		bound = append(bound, c)
+		switch p.channel {
+		case "shell":
+			k.shell = c
+		case "control":
+			k.control = c
+		case "stdin":
+			k.stdin = c
+		case "iopub":
+			k.iopub = c
+		case "heartbeat":
+			k.hb = c
+		}
+	}
+	return nil
+}
+
+func (k *kernel) closeSockets() {
+	for _, c := range []*channel{k.shell, k.control, k.stdin, k.iopub, k.hb} {
+		c.Close()
+	}
+}
+
+// serve runs until shutdown or ctx cancellation, then tears down.
+func (k *kernel) serve(ctx context.Context, signals <-chan os.Signal) {
+	cellCtx, cancelCells := context.WithCancel(ctx)
+	defer cancelCells()
+	k.cellCtx = cellCtx
+	k.publish(nil, "status", statusContent{"starting"})
+
+	var readers sync.WaitGroup
+	readers.Add(3)
+	go func() { defer readers.Done(); k.readLoop(k.shell, k.enqueueShell) }()
+	go func() { defer readers.Done(); k.readLoop(k.control, k.handleControl) }()
+	go func() { defer readers.Done(); k.readLoop(k.stdin, k.handleStdin) }()
+	workerDone := make(chan struct{})
+	go func() { defer close(workerDone); k.shellWorker() }()
+	go k.watchSignals(signals)
+	if os.Getenv("JPY_PARENT_PID") != "" {
+		go k.watchParent(os.Getppid())
+	}
+
+	select {
+	case <-ctx.Done():
+		k.shutdown()
+	case <-k.stop:
+	}
+	if k.running.Load() {
+		k.interp.Interrupt()
+	}
+	select {
+	case <-workerDone:
+	case <-time.After(workerGrace):
+		k.log.Printf("the running cell did not stop within %v of shutdown; exiting anyway", workerGrace)
+	}
+	cancelCells()
+	k.closeSockets() // publishing is synchronous: nothing is left queued
+	readers.Wait()
+}
+
+// shutdown starts the teardown; safe to call many times.
+func (k *kernel) shutdown() {
+	k.stopOnce.Do(func() { close(k.stop) })
+}
+
+func (k *kernel) stopped() bool {
+	select {
+	case <-k.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// readLoop takes messages from a ROUTER socket until it closes, dropping
+// those that fail to parse or verify.
+func (k *kernel) readLoop(c *channel, handle func(*channel, *message)) {
+	for {
+		var frames [][]byte
+		select {
+		case frames = <-c.in:
+		case <-c.done:
+			return
+		}
+		m, err := parseMessage(frames, k.sign)
+		if err != nil {
+			k.log.Printf("%s: dropped a message: %v", c.name, err)
+			continue
+		}
+		if k.stopped() {
+			k.log.Printf("%s: dropped %s received during shutdown", c.name, m.header.MsgType)
+			continue
+		}
+		handle(c, m)
+	}
+}
+
+func (k *kernel) enqueueShell(_ *channel, m *message) {
+	select {
+	case k.shellQ <- m:
+	case <-k.stop:
+	}
+}
+
+// shellWorker handles shell requests one at a time, in arrival order.
+func (k *kernel) shellWorker() {
+	for {
+		select {
+		case <-k.stop:
+			return
+		case m := <-k.shellQ:
+			if k.stopped() {
+				return
+			}
+			k.handleShell(m)
+			if k.abortCount > 0 {
+				k.abortQueued()
+			}
+		}
+	}
+}
+
+// abortQueued answers the execute requests that were queued when a cell
+// failed with status "aborted" (stop_on_error); other requests among them
+// run normally, and requests that arrive later are not affected.
+func (k *kernel) abortQueued() {
+	n := k.abortCount
+	k.abortCount = 0
+	for range n {
+		m := <-k.shellQ
+		if m.header.MsgType != "execute_request" {
+			k.handleShell(m)
+			continue
+		}
+		r := request{k: k, ch: k.shell, m: m}
+		r.withStatus(func() {
+			r.reply(abortedReply{Status: "aborted", ExecutionCount: k.execCount})
+		})
+	}
+}
+
+func (k *kernel) handleStdin(_ *channel, m *message) {
+	// No cell ever asks for input, so any reply is unsolicited.
+	k.log.Printf("stdin: ignored unsolicited %s", m.header.MsgType)
+}
+
+func (k *kernel) watchSignals(signals <-chan os.Signal) {
+	for {
+		select {
+		case <-k.stop:
+			return
+		case sig, ok := <-signals:
+			if !ok {
+				return
+			}
+			k.log.Printf("received %v: interrupting the running cell", sig)
+			k.interp.Interrupt()
+		}
+	}
+}
+
+// watchParent shuts the kernel down when the process that started it (a
+// Jupyter server, per JPY_PARENT_PID) dies and the kernel is re-parented.
+func (k *kernel) watchParent(ppid int) {
+	t := time.NewTicker(parentPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-k.stop:
+			return
+		case <-t.C:
+			if os.Getppid() != ppid {
+				k.log.Printf("parent process %d exited; shutting down", ppid)
+				k.shutdown()
+				return
+			}
+		}
+	}
+}
+
+// publish sends a message on iopub; parent may be nil.
+func (k *kernel) publish(parent *message, msgType string, content any) {
+	var ph []byte
+	if parent != nil {
+		ph = parent.rawHeader
+	}
+	frames, err := encode(k.sign, [][]byte{[]byte(msgType)}, k.id.header(msgType), ph, nil, content)
+	if err != nil {
+		k.log.Printf("iopub: cannot encode %s: %v", msgType, err)
+		return
+	}
+	k.iopub.publish(frames)
+}
+
+type statusContent struct {
+	ExecutionState string `json:"execution_state"`
+}
