@@ -73,8 +73,9 @@ func startBrowser(t *testing.T) *browser {
 		w.Write(page)
 	}))
 	t.Cleanup(b.server.Close)
+	profile := browserProfile(t)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		browserOptions(exe, filepath.Join(t.TempDir(), "profile"), "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1")...)
+		browserOptions(exe, profile, "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1")...)
 	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(alloc)
 	t.Cleanup(cancel)
@@ -83,6 +84,31 @@ func startBrowser(t *testing.T) *browser {
 	}
 	b.ctx = ctx
 	return b
+}
+
+// browserProfile is a fresh Chromium profile directory, removed after the
+// browser has gone. Chromium's helper processes can still write to it for a
+// moment after the browser exits, which made t.TempDir's cleanup fail now
+// and then ("directory not empty"), so removal retries briefly.
+func browserProfile(t *testing.T) string {
+	dir, err := os.MkdirTemp("", "routelab-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for try := 0; ; try++ {
+			err := os.RemoveAll(dir)
+			if err == nil {
+				return
+			}
+			if try == 50 {
+				t.Errorf("removing the browser profile: %v", err)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return dir
 }
 
 // figureReport is what the page says about one figure container.
