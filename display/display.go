@@ -79,6 +79,9 @@ type JSONer interface {
 // A method that fails is reported inside the text/plain entry instead of
 // losing the value.
 func Of(v any) Bundle {
+	if v == nil || isNilPointer(v) {
+		return Bundle{TextPlain: "nil"}
+	}
 	if b, ok := v.(Bundle); ok && len(b) > 0 {
 		if _, ok := b[TextPlain]; !ok {
 			b[TextPlain] = "<" + b.MIMEs()[0] + ">"

@@ -117,6 +117,11 @@ func panicError(p interp.Panic, frames []frame, line, col int, where func(fn str
 	if _, ok := p.Value.(runtime.Error); ok {
 		name = RuntimeError
 	}
+	// A library's own failures (lab's *Error) name themselves, e.g.
+	// ValueError for a bad argument or Interrupted.
+	if n, ok := p.Value.(interface{ ErrorName() string }); ok {
+		name = n.ErrorName()
+	}
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()

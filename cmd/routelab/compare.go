@@ -124,7 +124,9 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		return err
 	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
-	res, err := engine.Compare(cmd.Context(), e)
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	res, err := engine.Compare(ctx, e)
 	if err != nil {
 		return err
 	}

@@ -14,9 +14,7 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run executes one command line and returns the exit status.
@@ -42,6 +40,13 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd())
+	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd(),
+		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd())
 	return root
+}
+
+// interruptible returns a context cancelled by Ctrl-C (SIGINT), so a long
+// comparison stops cleanly with an "interrupted" error.
+func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(cmd.Context(), os.Interrupt)
 }

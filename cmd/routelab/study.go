@@ -47,7 +47,9 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err != nil {
 		return err
 	}
-	res, err := engine.RunStudy(cmd.Context(), sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,9 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if len(c.rates) == 0 {
 		return fmt.Errorf("--rates: none given (want at least one rate)")
 	}
-	res, err := engine.RunSweep(cmd.Context(), engine.Sweep{
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	res, err := engine.RunSweep(ctx, engine.Sweep{
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
 		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),

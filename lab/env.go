@@ -1,0 +1,118 @@
+package lab
+
+import (
+	"context"
+	"os"
+
+	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
+)
+
+// Env is where lab's runs happen: the context that stops them and the
+// renderer shared by figures. A dsl session binds the package-level
+// functions (Compare, Run, Sweep, Study) to its own Env, so interrupting a
+// cell cancels the engine's runs first; outside a session they use
+// Background.
+type Env struct {
+	// Context returns the context runs watch; nil means context.Background.
+	Context func() context.Context
+	// SVG renders figures' static SVG; nil renders without reuse.
+	SVG *plot.SVGRenderer
+	// Workers bounds parallel runs (0: one per CPU); results never depend on it.
+	Workers int
+}
+
+// Background is an Env for plain Go programs: never cancelled.
+func Background() *Env { return &Env{} }
+
+func (e *Env) ctx() context.Context {
+	if e.Context == nil {
+		return context.Background()
+	}
+	return e.Context()
+}
+
+// Compare runs every policy on the scenario's seeds (common random numbers:
+// each seed's workload is the same for every policy) and summarises them.
+func (e *Env) Compare(scn *Scenario, policies ...PolicySpec) *Comparison {
+	s, proto, err := scn.Engine()
+	if err != nil {
+		fail("lab.Compare", err)
+	}
+	c, err := engine.Compare(e.ctx(), engine.Experiment{
+		Scenario: s, Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
+	})
+	if err != nil {
+		fail("lab.Compare", err)
+	}
+	return &Comparison{Comparison: c, env: e}
+}
+
+// Run simulates one seed of the scenario under a policy, recording a
+// timeline (every 50 ms) and every cohort latency.
+func (e *Env) Run(scn *Scenario, policy PolicySpec, seed int) *RunResult {
+	s, proto, err := scn.Engine()
+	if err != nil {
+		fail("lab.Run", err)
+	}
+	if seed < 1 {
+		fail("lab.Run", &engine.FieldError{Field: "seed", Value: seed, Allowed: "an integer >= 1"})
+	}
+	r, err := engine.Run(e.ctx(), engine.RunSpec{Scenario: s, Policy: policy, Seed: uint64(seed), Protocol: proto, SampleEvery: 50})
+	if err != nil {
+		fail("lab.Run", err)
+	}
+	return &RunResult{RunResult: r, env: e}
+}
+
+// Sweep compares the policies at each arrival rate (req/s) of the scenario.
+func (e *Env) Sweep(scn *Scenario, rates []float64, policies ...PolicySpec) *SweepResult {
+	s, proto, err := scn.Engine()
+	if err != nil {
+		fail("lab.Sweep", err)
+	}
+	res, err := engine.RunSweep(e.ctx(), engine.Sweep{
+		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(s, rates...),
+		Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
+	})
+	if err != nil {
+		fail("lab.Sweep", err)
+	}
+	return &SweepResult{SweepResult: res, env: e}
+}
+
+// Study runs the exploration-weight study described by a JSON file (see
+// examples/study.json).
+func (e *Env) Study(path string) *StudyResult {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fail("lab.Study", err)
+	}
+	cfg, err := engine.ParseStudy(data, path)
+	if err != nil {
+		fail("lab.Study", err)
+	}
+	res, err := engine.RunStudy(e.ctx(), cfg, e.Workers, nil)
+	if err != nil {
+		fail("lab.Study", err)
+	}
+	return &StudyResult{StudyResult: res, env: e}
+}
+
+// Compare runs a comparison outside any session (see Env.Compare).
+func Compare(scn *Scenario, policies ...PolicySpec) *Comparison {
+	return Background().Compare(scn, policies...)
+}
+
+// Run simulates one seeded run outside any session (see Env.Run).
+func Run(scn *Scenario, policy PolicySpec, seed int) *RunResult {
+	return Background().Run(scn, policy, seed)
+}
+
+// Sweep runs a rate sweep outside any session (see Env.Sweep).
+func Sweep(scn *Scenario, rates []float64, policies ...PolicySpec) *SweepResult {
+	return Background().Sweep(scn, rates, policies...)
+}
+
+// Study runs a study file outside any session (see Env.Study).
+func Study(path string) *StudyResult { return Background().Study(path) }

@@ -1,0 +1,217 @@
+package lab
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
+)
+
+// Comparison is the result of Compare: per policy, every seed's run and the
+// summary across seeds. It shows as a table; Chart, CDF and Paired draw it.
+type Comparison struct {
+	*engine.Comparison
+	env *Env
+}
+
+// Bundle shows the comparison as a table (text and HTML).
+func (c *Comparison) Bundle() display.Bundle {
+	return display.Bundle{display.TextPlain: c.String(), display.TextHTML: plot.ComparisonTable(c.Comparison)}
+}
+
+// Chart draws medians and p99 ranges, attainment, goodput and losses per policy.
+func (c *Comparison) Chart() *Figure { return c.env.figure(plot.Comparison(c.Comparison)) }
+
+// CDF draws each policy's latency distribution (log scale, SLO marked).
+func (c *Comparison) CDF() *Figure { return c.env.figure(plot.LatencyCDF(c.Comparison)) }
+
+// Report shows the summary table and every figure of the comparison.
+func (c *Comparison) Report() *plot.ComparisonReport {
+	r, err := plot.Report(c.Comparison)
+	if err != nil {
+		fail("Comparison.Report", err)
+	}
+	return r
+}
+
+// Paired draws the per-seed differences b − a between two policies, which
+// common random numbers make paired.
+func (c *Comparison) Paired(a, b string) *Figure { return c.env.figure(plot.Paired(c.Comparison, a, b)) }
+
+// Summary returns a policy's summary across seeds.
+func (c *Comparison) Summary(policy string) engine.Summary {
+	p := c.Policy(policy)
+	if p == nil {
+		failf("Comparison.Summary", "no policy %q in this comparison (have %s)", policy, c.names())
+	}
+	return p.Summary
+}
+
+// Runs returns a policy's per-seed runs.
+func (c *Comparison) Runs(policy string) []*engine.RunResult {
+	p := c.Policy(policy)
+	if p == nil {
+		failf("Comparison.Runs", "no policy %q in this comparison (have %s)", policy, c.names())
+	}
+	return p.Runs
+}
+
+func (c *Comparison) names() string {
+	var out []string
+	for _, p := range c.Policies {
+		out = append(out, p.Name)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Save writes the comparison: .json (everything), .csv (per-seed runs) or
+// .html (a standalone report with the table and every figure).
+func (c *Comparison) Save(path string) {
+	var b bytes.Buffer
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json":
+		err = c.WriteJSON(&b)
+	case ".csv":
+		err = engine.WriteCSV(&b, c.RunRecords())
+	case ".html":
+		var r *plot.ComparisonReport
+		if r, err = plot.Report(c.Comparison); err == nil {
+			var page []byte
+			page, err = r.Render()
+			b.Write(page)
+		}
+	default:
+		failf("Comparison.Save", "%s: unknown extension (want .json, .csv or .html)", path)
+	}
+	if err == nil {
+		err = os.WriteFile(path, b.Bytes(), 0o644)
+	}
+	if err != nil {
+		fail("Comparison.Save", err)
+	}
+}
+
+// RunResult is one seeded run with its timeline.
+type RunResult struct {
+	*engine.RunResult
+	env *Env
+}
+
+// Timeline draws the run's queues, rolling p99, throughput and assignment
+// shares over time, with the scenario's events marked.
+func (r *RunResult) Timeline() *Figure { return r.env.figure(plot.Timeline(r.RunResult)) }
+
+// String summarises the run.
+func (r *RunResult) String() string {
+	l := r.Latency
+	return fmt.Sprintf("%s on %s, seed %d: %d arrivals → %d completed, %d shed, %d unfinished; p50 %s ms, p99 %s ms, attainment %s",
+		r.Policy, r.Scenario, r.Seed, r.Cohort, r.Completed, r.Shed, r.Unfinished,
+		engine.Dash("%.1f", l.P50), engine.Dash("%.1f", l.P99), engine.Dash("%.2f%%", 100*r.Attainment))
+}
+
+// SweepResult is a comparison at each point of a rate sweep.
+type SweepResult struct {
+	*engine.SweepResult
+	env *Env
+}
+
+// Chart draws p99 and attainment against the arrival rate per policy.
+func (s *SweepResult) Chart() *Figure { return s.env.figure(plot.RateSweep(s.SweepResult)) }
+
+// String lists each point's comparison.
+func (s *SweepResult) String() string {
+	var b strings.Builder
+	for _, c := range s.Comparisons {
+		b.WriteString(c.String())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// StudyResult is the exploration-weight study.
+type StudyResult struct {
+	*engine.StudyResult
+	env *Env
+}
+
+// Chart draws the development attainment of each weight in each condition.
+func (s *StudyResult) Chart() *Figure { return s.env.figure(plot.StudyHeatmap(s.StudyResult)) }
+
+// String lists the scores and the selected weight.
+func (s *StudyResult) String() string {
+	var b strings.Builder
+	for _, w := range s.Weights {
+		fmt.Fprintf(&b, "c = %-5g development mean attainment %.4f%%\n", w.C, 100*w.MeanAttainment)
+	}
+	fmt.Fprintf(&b, "selected c = %g\n", s.SelectedC)
+	for _, v := range s.Validation {
+		fmt.Fprintf(&b, "%-14s validation mean attainment %.4f%% (%d runs)\n", v.Name, 100*v.MeanAttainment, v.Runs)
+	}
+	return b.String()
+}
+
+// Figure is a chart ready to show in a cell (interactive HTML that works
+// offline) or to save for a write-up.
+type Figure struct {
+	f   *plot.Figure
+	env *Env
+}
+
+func (e *Env) figure(f *plot.Figure, err error) *Figure {
+	if err != nil {
+		fail("figure", err)
+	}
+	if e.SVG != nil {
+		f = f.WithSVGRenderer(e.SVG)
+	}
+	return &Figure{f: f, env: e}
+}
+
+// Bundle shows the figure as interactive HTML.
+func (f *Figure) Bundle() display.Bundle {
+	return display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
+}
+
+// Plot returns the underlying plot figure.
+func (f *Figure) Plot() *plot.Figure { return f.f }
+
+// Static shows the figure as a static SVG image (rendered by ECharts in
+// process), for viewers that run no JavaScript.
+func (f *Figure) Static() display.Bundle {
+	svg, err := f.f.SVGContext(f.env.ctx())
+	if err != nil {
+		fail("Figure.Static", err)
+	}
+	return display.Bundle{display.TextPlain: f.f.String(), display.SVG: svg}
+}
+
+// Save writes the figure as .svg, .png (through headless Chromium) or .html
+// (a standalone page).
+func (f *Figure) Save(path string) {
+	var data []byte
+	var err error
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".svg":
+		var s string
+		s, err = f.f.SVGContext(f.env.ctx())
+		data = []byte(s)
+	case ".png":
+		data, err = f.f.PNGContext(f.env.ctx())
+	case ".html":
+		data, err = plot.NewPage(f.f.Title(), f.f).Render()
+	default:
+		failf("Figure.Save", "%s: unknown extension (want .svg, .png or .html)", path)
+	}
+	if err == nil {
+		err = os.WriteFile(path, data, 0o644)
+	}
+	if err != nil {
+		fail("Figure.Save", err)
+	}
+}
