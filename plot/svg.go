@@ -75,6 +75,7 @@ const drawJS = `(function (option, width, height, theme, background) {
     { renderer: "svg", ssr: true, width: width, height: height });
   try {
     option.animation = false;
+    [].concat(option.toolbox || []).forEach(function (t) { t.show = false; });
     option.backgroundColor = background;
     chart.setOption(option);
     return chart.renderToSVGString();

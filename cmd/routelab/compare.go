@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ type compareConfig struct {
 	json          bool
 	csv           bool
 	csvSummary    bool
+	figures       figureFiles
 }
 
 func newCompareCmd() *cobra.Command {
@@ -72,6 +74,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.BoolVar(&cfg.csv, "csv", false, "write per-seed runs as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
+	cfg.figures.bind(cmd, "comparison")
 }
 
 // experiment builds the engine experiment the flags describe.
@@ -130,7 +133,23 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return c.write(cmd.OutOrStdout(), res)
+	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+		return err
+	}
+	if !c.figures.any() {
+		return nil
+	}
+	fig, err := plot.Comparison(res)
+	if err != nil {
+		return err
+	}
+	return c.figures.write(ctx, fig, func() ([]byte, error) {
+		r, err := plot.Report(res)
+		if err != nil {
+			return nil, err
+		}
+		return r.Render()
+	})
 }
 
 func (c *compareConfig) write(w io.Writer, res *engine.Comparison) error {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -163,4 +165,46 @@ func TestShippedStudyFileIsTheSpecification(t *testing.T) {
 	if n("rates_rps")*n("heterogeneity")*n("scenarios") != 24 || n("weights") != 6 || n("development_seeds") != 8 || n("validation_seeds") != 24 {
 		t.Fatalf("examples/study.json is not the 24 × 6 × 8 / 24 protocol: %v", cfg)
 	}
+}
+
+// Figures from the command line: a standalone report, SVG and PNG.
+func TestCompareWritesFigures(t *testing.T) {
+	dir := t.TempDir()
+	html, svg := filepath.Join(dir, "r.html"), filepath.Join(dir, "c.svg")
+	args := []string{"compare", "--scenario", "failure", "--seeds", "3", "--policies", "round-robin,adaptive", "--html", html, "--svg", svg}
+	png := ""
+	if chromiumAvailable(t) {
+		png = filepath.Join(dir, "c.png")
+		args = append(args, "--png", png)
+	}
+	if _, stderr, code := runCLI(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	page, _ := os.ReadFile(html)
+	if !bytes.Contains(page, []byte("<table")) || !bytes.Contains(page, []byte("adaptive")) || bytes.Contains(page, []byte("src=\"http")) {
+		t.Errorf("report page is not a self-contained report (%d bytes)", len(page))
+	}
+	doc, _ := os.ReadFile(svg)
+	if err := xml.Unmarshal(doc, new(struct{})); err != nil || !bytes.Contains(doc, []byte("round-robin")) {
+		t.Errorf("SVG does not parse or lacks the policies: %v", err)
+	}
+	if png != "" {
+		data, _ := os.ReadFile(png)
+		if len(data) < 10000 || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+			t.Errorf("PNG of %d bytes", len(data))
+		}
+	}
+}
+
+// chromiumAvailable says whether PNG export can run; under
+// ROUTELAB_REQUIRE_CHROMIUM=1 a missing Chromium fails the test.
+func chromiumAvailable(t *testing.T) bool {
+	if _, err := exec.LookPath("chromium"); err == nil {
+		return true
+	}
+	if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") == "1" {
+		t.Fatal("chromium is required (ROUTELAB_REQUIRE_CHROMIUM=1) but not installed")
+	}
+	t.Log("chromium not installed: PNG export not checked")
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -15,6 +16,7 @@ type studyConfig struct {
 	json    bool
 	csv     bool
 	workers int
+	figures figureFiles
 }
 
 func newStudyCmd() *cobra.Command {
@@ -35,6 +37,7 @@ seeds. examples/study.json is the specification's protocol: 24 conditions, 6 wei
 	cmd.Flags().BoolVar(&cfg.csv, "csv", false, "write every run as CSV")
 	cmd.Flags().IntVar(&cfg.workers, "workers", 0, "parallel runs (0: one per CPU); results do not depend on it")
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+	cfg.figures.bind(cmd, "study heat-map")
 	return cmd
 }
 
@@ -53,7 +56,20 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err != nil {
 		return err
 	}
-	w := cmd.OutOrStdout()
+	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+		return err
+	}
+	if !c.figures.any() {
+		return nil
+	}
+	fig, err := plot.StudyHeatmap(res)
+	if err != nil {
+		return err
+	}
+	return c.figures.write(ctx, fig, singlePage(fig))
+}
+
+func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {
 	switch {
 	case c.json:
 		return res.WriteJSON(w)

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +52,17 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	return c.write(cmd.OutOrStdout(), res)
+	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+		return err
+	}
+	if !c.figures.any() {
+		return nil
+	}
+	fig, err := plot.RateSweep(res)
+	if err != nil {
+		return err
+	}
+	return c.figures.write(ctx, fig, singlePage(fig))
 }
 
 func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
