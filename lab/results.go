@@ -41,7 +41,9 @@ func (c *Comparison) Report() *plot.ComparisonReport {
 
 // Paired draws the per-seed differences b − a between two policies, which
 // common random numbers make paired.
-func (c *Comparison) Paired(a, b string) *Figure { return c.env.figure(plot.Paired(c.Comparison, a, b)) }
+func (c *Comparison) Paired(a, b string) *Figure {
+	return c.env.figure(plot.Paired(c.Comparison, a, b))
+}
 
 // Summary returns a policy's summary across seeds.
 func (c *Comparison) Summary(policy string) engine.Summary {

@@ -41,14 +41,18 @@ func Slow(replica int, factor float64) Event {
 }
 
 // Restore gives a replica back its base speed.
-func Restore(replica int) Event { return Event{engine.Event{Kind: engine.EventRestore, Replica: replica}} }
+func Restore(replica int) Event {
+	return Event{engine.Event{Kind: engine.EventRestore, Replica: replica}}
+}
 
 // Fail takes a replica out of service: its in-flight request finishes and its
 // queue is re-routed.
 func Fail(replica int) Event { return Event{engine.Event{Kind: engine.EventFail, Replica: replica}} }
 
 // Recover brings a failed replica back.
-func Recover(replica int) Event { return Event{engine.Event{Kind: engine.EventRecover, Replica: replica}} }
+func Recover(replica int) Event {
+	return Event{engine.Event{Kind: engine.EventRecover, Replica: replica}}
+}
 
 // NewScenario starts a scenario with the specification's defaults: three
 // replicas at 8/11/16 ms, 100 req/s Poisson, token-based demand, no events;
@@ -99,7 +103,9 @@ func (s *Scenario) with(f func(c *Scenario)) *Scenario {
 }
 
 // Name renames the scenario.
-func (s *Scenario) Name(name string) *Scenario { return s.with(func(c *Scenario) { c.scn.Name = name }) }
+func (s *Scenario) Name(name string) *Scenario {
+	return s.with(func(c *Scenario) { c.scn.Name = name })
+}
 
 // Rate sets the base arrival rate (req/s).
 func (s *Scenario) Rate(rps float64) *Scenario { return s.with(func(c *Scenario) { c.scn.Rate = rps }) }
