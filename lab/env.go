@@ -99,6 +99,17 @@ func (e *Env) Study(path string) *StudyResult {
 	return &StudyResult{StudyResult: res, env: e}
 }
 
+// Chart turns a go-echarts chart built in a cell into a figure: shown as
+// interactive HTML, saved as SVG, PNG or HTML. id names it (letters, digits,
+// '-' and '_'); title may be empty to keep the chart's own.
+func (e *Env) Chart(chart plot.Chart, id, title string) *Figure {
+	f, err := plot.New(chart, plot.Spec{ID: id, Title: title})
+	return e.figure(f, err)
+}
+
+// Chart makes a figure outside any session (see Env.Chart).
+func Chart(chart plot.Chart, id, title string) *Figure { return Background().Chart(chart, id, title) }
+
 // Compare runs a comparison outside any session (see Env.Compare).
 func Compare(scn *Scenario, policies ...PolicySpec) *Comparison {
 	return Background().Compare(scn, policies...)

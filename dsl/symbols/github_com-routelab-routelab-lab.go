@@ -17,6 +17,7 @@ func init() {
 		"Burst":        reflect.ValueOf(lab.Burst),
 		"C":            reflect.ValueOf(lab.C),
 		"Ceiling":      reflect.ValueOf(lab.Ceiling),
+		"Chart":        reflect.ValueOf(lab.Chart),
 		"Compare":      reflect.ValueOf(lab.Compare),
 		"Fail":         reflect.ValueOf(lab.Fail),
 		"Failure":      reflect.ValueOf(lab.Failure),

@@ -71,6 +71,10 @@ func TestGeneratedSymbolsAreFresh(t *testing.T) {
 	for _, c := range []struct{ path, file string }{
 		{symbols.LabPath, "github_com-routelab-routelab-lab.go"},
 		{symbols.EnginePath, "github_com-routelab-routelab-engine.go"},
+		{symbols.PlotPath, "github_com-routelab-routelab-plot.go"},
+		{"github.com/go-echarts/go-echarts/v2/charts", "github_com-go-echarts-go-echarts-v2-charts.go"},
+		{"github.com/go-echarts/go-echarts/v2/opts", "github_com-go-echarts-go-echarts-v2-opts.go"},
+		{"github.com/go-echarts/go-echarts/v2/types", "github_com-go-echarts-go-echarts-v2-types.go"},
 	} {
 		var buf bytes.Buffer
 		if _, err := (&extract.Extractor{Dest: "symbols"}).Extract(c.path, "symbols", &buf); err != nil {
@@ -90,6 +94,7 @@ func TestDocIndexesAreFresh(t *testing.T) {
 	for _, c := range []struct{ dir, path, fn, file string }{
 		{"../../lab", symbols.LabPath, "LabDocs", "lab_docs.go"},
 		{"../../engine", symbols.EnginePath, "EngineDocs", "engine_docs.go"},
+		{"../../plot", symbols.PlotPath, "PlotDocs", "plot_docs.go"},
 	} {
 		got, err := dsl.GenerateDocIndex(c.dir, c.path, "symbols", c.fn)
 		if err != nil {
@@ -283,6 +288,25 @@ slowish := lab.Policy("interpreted", func(r lab.Replica) float64 { return float6
 	}
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines before the cell, %d after the interrupt", before, n)
+	}
+}
+
+// A custom go-echarts chart built in a cell becomes a figure.
+func TestCustomChartInCell(t *testing.T) {
+	s := newSession(t)
+	exec(t, s, `import (
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+line := charts.NewLine()
+line.SetXAxis([]int{1, 2, 3})
+line.AddSeries("x²", []opts.LineData{{Value: 1}, {Value: 4}, {Value: 9}})`)
+	b, _ := exec(t, s, `lab.Chart(line, "squares", "Squares")`)
+	if html, _ := b[display.TextHTML].(string); !strings.Contains(html, "Squares") || !strings.Contains(html, "squares") {
+		t.Errorf("custom chart display: %v", b.MIMEs())
+	}
+	if e := fails(t, s, `lab.Chart(line, "bad id!", "")`); e.Name != "LabError" || !strings.Contains(e.Value, "bad id!") {
+		t.Errorf("bad id: %v", e)
 	}
 }
 

@@ -13,9 +13,11 @@ import (
 	"github.com/routelab/routelab/plot"
 )
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/routelab/routelab/lab github.com/routelab/routelab/engine
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go -func LabDocs github.com/routelab/routelab/lab
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o engine_docs.go -func EngineDocs github.com/routelab/routelab/engine
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o plot_docs.go -func PlotDocs github.com/routelab/routelab/plot
 
 // Symbols is filled by the generated files (yaegi extract's layout).
 var Symbols = map[string]map[string]reflect.Value{}
@@ -24,14 +26,23 @@ var Symbols = map[string]map[string]reflect.Value{}
 const (
 	LabPath    = "github.com/routelab/routelab/lab"
 	EnginePath = "github.com/routelab/routelab/engine"
+	PlotPath   = "github.com/routelab/routelab/plot"
+	echarts    = "github.com/go-echarts/go-echarts/v2/"
 )
 
-// Libraries returns the libraries of a routelab session.
+// Libraries returns the libraries of a routelab session: lab pre-imported;
+// engine, plot and go-echarts' charts, opts and types for custom figures
+// (lab.Chart shows a go-echarts chart).
 func Libraries() []dsl.Library {
-	return []dsl.Library{
+	libs := []dsl.Library{
 		{Path: LabPath, Name: "lab", Symbols: Symbols[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: bindLab},
 		{Path: EnginePath, Name: "engine", Symbols: Symbols[EnginePath+"/engine"], Docs: EngineDocs()},
+		{Path: PlotPath, Name: "plot", Symbols: Symbols[PlotPath+"/plot"], Docs: PlotDocs()},
 	}
+	for _, name := range []string{"charts", "opts", "types"} {
+		libs = append(libs, dsl.Library{Path: echarts + name, Name: name, Symbols: Symbols[echarts+name+"/"+name]})
+	}
+	return libs
 }
 
 // NewSession starts a dsl session with routelab's libraries.
@@ -49,5 +60,6 @@ func bindLab(h dsl.Host) map[string]reflect.Value {
 		"Run":     reflect.ValueOf(env.Run),
 		"Sweep":   reflect.ValueOf(env.Sweep),
 		"Study":   reflect.ValueOf(env.Study),
+		"Chart":   reflect.ValueOf(env.Chart),
 	}
 }
