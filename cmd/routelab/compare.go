@@ -136,20 +136,14 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	if !c.figures.any() {
-		return nil
-	}
-	fig, err := plot.Comparison(res)
-	if err != nil {
-		return err
-	}
-	return c.figures.write(ctx, fig, func() ([]byte, error) {
-		r, err := plot.Report(res)
-		if err != nil {
-			return nil, err
-		}
-		return r.Render()
-	})
+	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.Comparison(res) },
+		func(*plot.Figure) ([]byte, error) {
+			r, err := plot.Report(res)
+			if err != nil {
+				return nil, err
+			}
+			return r.Render()
+		})
 }
 
 func (c *compareConfig) write(w io.Writer, res *engine.Comparison) error {

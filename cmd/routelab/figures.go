@@ -22,10 +22,18 @@ func (f *figureFiles) bind(cmd *cobra.Command, what string) {
 
 func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" }
 
-// write exports fig (and page, the HTML document) to the requested files.
-func (f *figureFiles) write(ctx context.Context, fig *plot.Figure, page func() ([]byte, error)) error {
+// export builds the figure, only when a figure file was asked for, and
+// writes it (page renders the HTML document) to the requested files.
+func (f *figureFiles) export(ctx context.Context, build func() (*plot.Figure, error), page func(*plot.Figure) ([]byte, error)) error {
+	if !f.any() {
+		return nil
+	}
+	fig, err := build()
+	if err != nil {
+		return err
+	}
 	if f.html != "" {
-		data, err := page()
+		data, err := page(fig)
 		if err != nil {
 			return err
 		}
@@ -53,6 +61,4 @@ func (f *figureFiles) write(ctx context.Context, fig *plot.Figure, page func() (
 }
 
 // singlePage renders one figure as a standalone page.
-func singlePage(fig *plot.Figure) func() ([]byte, error) {
-	return func() ([]byte, error) { return plot.NewPage(fig.Title(), fig).Render() }
-}
+func singlePage(fig *plot.Figure) ([]byte, error) { return plot.NewPage(fig.Title(), fig).Render() }

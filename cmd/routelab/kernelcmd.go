@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 
+	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/kernel"
@@ -27,10 +30,7 @@ running cell (the session keeps its variables); SIGTERM or a shutdown request en
 			sigint := make(chan os.Signal, 1)
 			signal.Notify(sigint, os.Interrupt)
 			defer signal.Stop(sigint)
-			sess, err := symbols.NewSession()
-			if err != nil {
-				return err
-			}
+			sess := startSession(symbols.NewSession, cmd.ErrOrStderr())
 			defer sess.Close()
 			return kernel.Serve(ctx, args[0], sess, cmd.ErrOrStderr(), kernel.WithSignals(sigint))
 		},
@@ -98,4 +98,90 @@ func (c *installConfig) run(cmd *cobra.Command) error {
 }
 
 // The dsl session is what the kernel and the notebook runner execute cells with.
-var _ kernel.Interpreter = (*dsl.Session)(nil)
+var (
+	_ kernel.Interpreter = (*dsl.Session)(nil)
+	_ kernel.Interpreter = (*lazySession)(nil)
+)
+
+// lazySession is the kernel's interpreter: the dsl session is created in the
+// background while the kernel binds its sockets and answers kernel_info, so
+// front ends see the kernel ready without waiting for the interpreter (about
+// 10 ms, enough to miss a client's first connection attempt and wait for
+// its 100 ms reconnect). Requests that need the session wait for it.
+type lazySession struct {
+	ready chan struct{}
+	sess  *dsl.Session
+	err   error
+}
+
+// startSession starts creating a session with newSession (symbols.NewSession
+// in the kernel); a failure is logged to logw and reported by every cell.
+func startSession(newSession func() (*dsl.Session, error), logw io.Writer) *lazySession {
+	l := &lazySession{ready: make(chan struct{})}
+	go func() {
+		defer close(l.ready)
+		if l.sess, l.err = newSession(); l.err != nil {
+			fmt.Fprintf(logw, "routelab kernel: cannot start the Go session: %v\n", l.err)
+		}
+	}()
+	return l
+}
+
+// session waits for the session; nil when it could not be created.
+func (l *lazySession) session() *dsl.Session {
+	<-l.ready
+	return l.sess
+}
+
+func (l *lazySession) Execute(ctx context.Context, code string, sink display.Sink) (display.Bundle, error) {
+	select {
+	case <-l.ready:
+	case <-ctx.Done():
+		return nil, &display.Error{Name: dsl.Interrupted, Value: "the kernel stopped before the Go session started"}
+	}
+	if l.sess == nil {
+		return nil, &display.Error{Name: "SessionError", Value: "the Go session could not start: " + l.err.Error() +
+			" (restart the kernel; the kernel's log has the details)"}
+	}
+	return l.sess.Execute(ctx, code, sink)
+}
+
+// Interrupt has nothing to stop before the session exists.
+func (l *lazySession) Interrupt() {
+	select {
+	case <-l.ready:
+		if l.sess != nil {
+			l.sess.Interrupt()
+		}
+	default:
+	}
+}
+
+func (l *lazySession) Complete(code string, cursor int) display.Completion {
+	if s := l.session(); s != nil {
+		return s.Complete(code, cursor)
+	}
+	return display.Completion{Start: cursor, End: cursor}
+}
+
+func (l *lazySession) Inspect(code string, cursor int) (display.Bundle, bool) {
+	if s := l.session(); s != nil {
+		return s.Inspect(code, cursor)
+	}
+	return nil, false
+}
+
+func (l *lazySession) IsComplete(code string) (string, string) {
+	if s := l.session(); s != nil {
+		return s.IsComplete(code)
+	}
+	return "unknown", ""
+}
+
+// Close ends the session once it exists.
+func (l *lazySession) Close() error {
+	if s := l.session(); s != nil {
+		return s.Close()
+	}
+	return nil
+}

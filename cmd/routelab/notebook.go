@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/routelab/routelab/dsl/symbols"
@@ -26,7 +27,8 @@ func newRunCmd() *cobra.Command {
 		Long: `run executes a notebook's code cells in order in one routelab session — the same
 path the Jupyter kernel uses — and writes the outputs as nbformat 4. It stops at the first
 failing cell unless --allow-errors is given, and exits non-zero when a cell failed. --html
-also writes a standalone page of the executed notebook whose charts work offline.`,
+also writes a standalone page of the executed notebook whose charts work offline. Cells
+run in the notebook's directory, as under Jupyter, so relative paths resolve alike.`,
 		Example: `  routelab run notebooks/01-tour.ipynb -o out.ipynb --html out.html
   routelab run analysis.ipynb --inplace --timeout 2m`,
 		Args: cobra.ExactArgs(1),
@@ -44,14 +46,10 @@ also writes a standalone page of the executed notebook whose charts work offline
 }
 
 func (c *runConfig) run(cmd *cobra.Command, path string) error {
-	if _, err := os.Stat(path); err != nil {
+	// Read it here too, so errors name the path as given.
+	if _, err := kernel.ReadNotebook(path); err != nil {
 		return err
 	}
-	sess, err := symbols.NewSession()
-	if err != nil {
-		return err
-	}
-	defer sess.Close()
 	opts := kernel.RunOptions{Output: c.output, HTML: c.html, AllowErrors: c.allowErrors, Timeout: c.timeout}
 	if c.inPlace {
 		opts.Output = path
@@ -59,7 +57,46 @@ func (c *runConfig) run(cmd *cobra.Command, path string) error {
 	if !c.quiet {
 		opts.Progress = cmd.ErrOrStderr()
 	}
+	// Cells run in the notebook's directory, as Jupyter and nbconvert run
+	// them, so a notebook's relative paths mean the same everywhere.
+	for _, p := range []*string{&path, &opts.Output, &opts.HTML} {
+		if err := absolute(p); err != nil {
+			return err
+		}
+	}
+	back, err := chdir(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer back()
+	sess, err := symbols.NewSession()
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	return kernel.Run(ctx, sess, path, opts)
+}
+
+// absolute makes a non-empty *p an absolute path.
+func absolute(p *string) error {
+	if *p == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(*p)
+	*p = abs
+	return err
+}
+
+// chdir changes the working directory to dir and returns how to change it back.
+func chdir(dir string) (back func(), err error) {
+	old, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, err
+	}
+	return func() { os.Chdir(old) }, nil
 }

@@ -59,14 +59,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	if !c.figures.any() {
-		return nil
-	}
-	fig, err := plot.StudyHeatmap(res)
-	if err != nil {
-		return err
-	}
-	return c.figures.write(ctx, fig, singlePage(fig))
+	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
 }
 
 func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {

@@ -55,14 +55,7 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	if !c.figures.any() {
-		return nil
-	}
-	fig, err := plot.RateSweep(res)
-	if err != nil {
-		return err
-	}
-	return c.figures.write(ctx, fig, singlePage(fig))
+	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
 }
 
 func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
