@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Library is a compiled Go package made available to cells.
@@ -58,7 +59,9 @@ type Host interface {
 }
 
 // symbols returns the library's symbols with the session's bindings applied.
-func (l *Library) symbols(h Host) (map[string]reflect.Value, error) {
+// Bound functions count their calls in progress in active, so an interrupt
+// knows whether compiled code may still be calling back into the cell.
+func (l *Library) symbols(h Host, active *atomic.Int64) (map[string]reflect.Value, error) {
 	out := make(map[string]reflect.Value, len(l.Symbols))
 	for k, v := range l.Symbols {
 		out[k] = v
@@ -74,9 +77,25 @@ func (l *Library) symbols(h Host) (map[string]reflect.Value, error) {
 		if !v.IsValid() || v.Type() != old.Type() {
 			return nil, fmt.Errorf("library %s: Bind override of %s has type %s; it must have the type of the symbol it replaces, %s", l.Path, name, typeString(v), old.Type())
 		}
-		out[name] = v
+		out[name] = counted(v, active)
 	}
 	return out, nil
+}
+
+// counted wraps a function value so that active counts its calls in
+// progress; other values are returned as they are.
+func counted(v reflect.Value, active *atomic.Int64) reflect.Value {
+	if v.Kind() != reflect.Func {
+		return v
+	}
+	return reflect.MakeFunc(v.Type(), func(args []reflect.Value) []reflect.Value {
+		active.Add(1)
+		defer active.Add(-1)
+		if v.Type().IsVariadic() {
+			return v.CallSlice(args)
+		}
+		return v.Call(args)
+	})
 }
 
 func (l *Library) validate() error {

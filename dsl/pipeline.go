@@ -493,11 +493,11 @@ func (s *Session) execute(r *cellRun, prog *interp.Program) (err error) {
 // on (top-level code shares the global frame, whose run id the next cell
 // resets).
 func awaitEvalEnd(atStop int) bool {
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 1000; i++ {
 		if evalGoroutines() < atStop {
 			return true
 		}
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
 	return false
 }

@@ -57,6 +57,10 @@ type Session struct {
 	base context.Context
 	stop context.CancelFunc
 
+	// bound counts calls in progress of libraries' session-bound functions
+	// (lab's runs): compiled code that may still call back into the cell.
+	bound atomic.Int64
+
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
 	cur   *cellRun
@@ -74,7 +78,6 @@ type cellRun struct {
 
 	once        sync.Once
 	interrupted atomic.Bool
-	timer       *time.Timer
 
 	shown []display.Bundle
 
@@ -158,7 +161,7 @@ func (s *Session) init(opts Options) error {
 	h := host{s}
 	for i := range opts.Libraries {
 		l := &opts.Libraries[i]
-		syms, err := l.symbols(h)
+		syms, err := l.symbols(h, &s.bound)
 		if err != nil {
 			return fmt.Errorf("dsl: %w", err)
 		}
@@ -274,9 +277,6 @@ func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
 	s.mu.Unlock()
 	r.cancelRun()
 	r.cancelEval()
-	if r.timer != nil {
-		r.timer.Stop()
-	}
 	var result display.Bundle
 	if err == nil && len(r.shown) > 0 {
 		for _, b := range r.shown[:len(r.shown)-1] {
@@ -307,14 +307,26 @@ func (s *Session) Interrupt() {
 	}
 }
 
+// interruptRun cancels the run context, then stops the interpreter as soon
+// as no session-bound library call is in progress (at once for interpreted
+// loops), or after the grace period if one does not return: stopping the
+// interpreter under compiled code that still calls back into the cell would
+// feed that code zero values.
 func (s *Session) interruptRun(r *cellRun) {
 	r.once.Do(func() {
 		r.interrupted.Store(true)
 		r.cancelRun()
-		r.timer = time.AfterFunc(s.grace, func() {
+		go func() {
+			deadline := time.Now().Add(s.grace)
+			for s.bound.Load() > 0 && time.Now().Before(deadline) && r.evalCtx.Err() == nil {
+				time.Sleep(time.Millisecond)
+			}
+			if r.evalCtx.Err() != nil {
+				return // the cell has ended
+			}
 			r.evalsAtStop.Store(int64(evalGoroutines()))
 			r.cancelEval()
-		})
+		}()
 	})
 }
 
