@@ -191,3 +191,16 @@ func TestSmallStudy(t *testing.T) {
 		t.Fatalf("study JSON: %v", err)
 	}
 }
+
+// The error of a failing comparison names the first failing run, whatever
+// the scheduling: every seed fails here, and seed 1 must be named every time.
+func TestFailureReportIsDeterministic(t *testing.T) {
+	bad := PolicySpec{Name: "always-two", New: func(PolicyEnv) (Policy, error) { return fixedPick(2), nil }}
+	scn := mustScenario(t, "failure", 100, DefaultHeterogeneity)
+	for i := 0; i < 20; i++ {
+		_, err := Compare(context.Background(), Experiment{Scenario: scn, Policies: []PolicySpec{LeastQueue(), bad}, Workers: 2})
+		if err == nil || !strings.HasPrefix(err.Error(), "always-two, seed 1: ") {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+	}
+}

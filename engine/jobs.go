@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -11,21 +10,22 @@ import (
 
 // runJobs runs every spec, in parallel on workers goroutines (GOMAXPROCS when
 // workers < 1), and returns the results in spec order. Each run is a pure
-// function of its spec, so the results do not depend on scheduling. The first
-// failure (by spec order) cancels the rest; cancelling ctx returns an error
-// wrapping ctx.Err() and no results.
+// function of its spec, so the results do not depend on scheduling. After a
+// failure, specs after the failing one are skipped, specs before it still
+// run, and the error of the first failing spec is returned: the same error
+// whatever the scheduling. Cancelling ctx returns an error wrapping
+// ctx.Err() and no results.
 func runJobs(ctx context.Context, specs []RunSpec, workers int, progress func(done, total int)) ([]*RunResult, error) {
 	shareTokenTables(specs)
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, len(specs))
-	inner, abort := context.WithCancel(ctx)
-	defer abort()
-
 	results := make([]*RunResult, len(specs))
 	errs := make([]error, len(specs))
 	var next, done atomic.Int64
+	var firstFailed atomic.Int64
+	firstFailed.Store(int64(len(specs)))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -33,14 +33,15 @@ func runJobs(ctx context.Context, specs []RunSpec, workers int, progress func(do
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(specs) || inner.Err() != nil {
+				i := next.Add(1) - 1
+				if i >= int64(len(specs)) || i > firstFailed.Load() || ctx.Err() != nil {
 					return
 				}
-				results[i], errs[i] = Run(inner, specs[i])
+				results[i], errs[i] = Run(ctx, specs[i])
 				if errs[i] != nil {
-					abort()
-					return
+					for f := firstFailed.Load(); i < f && !firstFailed.CompareAndSwap(f, i); f = firstFailed.Load() {
+					}
+					continue
 				}
 				if progress != nil {
 					mu.Lock()
@@ -54,10 +55,8 @@ func runJobs(ctx context.Context, specs []RunSpec, workers int, progress func(do
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("interrupted: %w", err)
 	}
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("%s, seed %d: %w", specs[i].Policy.Name, specs[i].Seed, err)
-		}
+	if i := firstFailed.Load(); i < int64(len(specs)) {
+		return nil, fmt.Errorf("%s, seed %d: %w", specs[i].Policy.Name, specs[i].Seed, errs[i])
 	}
 	return results, nil
 }
