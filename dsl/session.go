@@ -33,6 +33,8 @@ type Options struct {
 	// Env is the environment cells see through os.Getenv and friends
 	// ("KEY=value" entries); the process environment stays private.
 	Env []string
+	// Args are what cells see as os.Args (default: just "routelab").
+	Args []string
 	// InterruptGrace overrides DefaultInterruptGrace when positive.
 	InterruptGrace time.Duration
 }
@@ -138,6 +140,10 @@ func validateOptions(opts Options) error {
 }
 
 func (s *Session) init(opts Options) error {
+	args := opts.Args
+	if len(args) == 0 {
+		args = []string{"routelab"}
+	}
 	var err error
 	if s.devnull, err = os.Open(os.DevNull); err != nil {
 		return fmt.Errorf("dsl: %w", err)
@@ -146,7 +152,7 @@ func (s *Session) init(opts Options) error {
 		Stdin:  s.devnull,
 		Stdout: s.out.outW,
 		Stderr: s.out.stderr,
-		Args:   []string{"routelab"},
+		Args:   args,
 		Env:    opts.Env,
 	})
 	uses := []interp.Exports{

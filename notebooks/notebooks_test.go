@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/kernel"
 )
@@ -117,7 +118,7 @@ type executed struct {
 // raises-exception.
 func run(t *testing.T, path, dir string) executed {
 	t.Helper()
-	sess, err := symbols.NewSession()
+	sess, err := symbols.NewSession(dsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

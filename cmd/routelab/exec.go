@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/spf13/cobra"
 )
@@ -19,15 +20,17 @@ func newExecCmd() *cobra.Command {
 		Long: `exec runs a Go file with the same interpreter session notebooks use: the lab package
 is available without an import, and a script is either a package main program or a
 plain sequence of declarations and statements, as in notebook cells. "-" reads stdin.
+The script sees the environment and, as os.Args, the file name and the arguments after it.
 Ctrl-C interrupts it. The exit status is 1 when the script fails.`,
-		Example: `  routelab exec examples/compare/main.go`,
-		Args:    cobra.ExactArgs(1),
+		Example: `  routelab exec examples/compare/main.go
+  ROUTELAB_OUT=/tmp routelab exec script.go -- --seeds 20`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := readSource(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
-			sess, err := symbols.NewSession()
+			sess, err := symbols.NewSession(sessionOptions(args))
 			if err != nil {
 				return err
 			}
@@ -42,6 +45,12 @@ Ctrl-C interrupts it. The exit status is 1 when the script fails.`,
 			return err
 		},
 	}
+}
+
+// sessionOptions gives cells the process environment and, for scripts, the
+// script's command line as os.Args.
+func sessionOptions(args []string) dsl.Options {
+	return dsl.Options{Env: os.Environ(), Args: args}
 }
 
 func readSource(stdin io.Reader, path string) (string, error) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/lab"
@@ -46,7 +47,7 @@ func BenchmarkCompareCellOverhead(b *testing.B) {
 	}
 	for _, c := range cells {
 		b.Run(c.name, func(b *testing.B) {
-			s, err := symbols.NewSession()
+			s, err := symbols.NewSession(dsl.Options{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -30,7 +30,7 @@ running cell (the session keeps its variables); SIGTERM or a shutdown request en
 			sigint := make(chan os.Signal, 1)
 			signal.Notify(sigint, os.Interrupt)
 			defer signal.Stop(sigint)
-			sess := startSession(symbols.NewSession, cmd.ErrOrStderr())
+			sess := startSession(func() (*dsl.Session, error) { return symbols.NewSession(sessionOptions(nil)) }, cmd.ErrOrStderr())
 			defer sess.Close()
 			return kernel.Serve(ctx, args[0], sess, cmd.ErrOrStderr(), kernel.WithSignals(sigint))
 		},

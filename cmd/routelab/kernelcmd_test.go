@@ -20,7 +20,7 @@ func (r *recorder) Clear(bool)                           {}
 
 func TestLazySessionRunsCellsOnceReady(t *testing.T) {
 	var logs strings.Builder
-	l := startSession(symbols.NewSession, &logs)
+	l := startSession(func() (*dsl.Session, error) { return symbols.NewSession(dsl.Options{}) }, &logs)
 	l.Interrupt() // nothing runs yet: a no-op, whether or not the session exists
 	defer l.Close()
 	var rec recorder

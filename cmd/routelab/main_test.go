@@ -208,3 +208,22 @@ func chromiumAvailable(t *testing.T) bool {
 	t.Log("chromium not installed: PNG export not checked")
 	return false
 }
+
+// exec runs a script through the session with the environment and the
+// script's arguments, and fails with the script's error.
+func TestExecScript(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "s.go")
+	os.WriteFile(script, []byte("package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() {\n\tres := lab.Compare(lab.Steady().Seeds(2), lab.LeastQueue())\n\tfmt.Println(os.Getenv(\"ROUTELAB_TEST_VALUE\"), os.Args[1:], res.Policies[0].Name)\n}\n"), 0o644)
+	t.Setenv("ROUTELAB_TEST_VALUE", "seen")
+	out, stderr, code := runCLI(t, "exec", script, "--", "a", "b")
+	if code != 0 || out != "seen [a b] least-queue\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	bad := filepath.Join(dir, "bad.go")
+	os.WriteFile(bad, []byte("x := lab.Compare(lab.Steady().Rate(-1), lab.LeastQueue())\n"), 0o644)
+	_, stderr, code = runCLI(t, "exec", bad)
+	if code == 0 || !strings.Contains(stderr, "ValueError: 1:1: lab.Compare: rate_rps: -1 is not allowed") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}

@@ -69,7 +69,7 @@ func (c *runConfig) run(cmd *cobra.Command, path string) error {
 		return err
 	}
 	defer back()
-	sess, err := symbols.NewSession()
+	sess, err := symbols.NewSession(sessionOptions(nil))
 	if err != nil {
 		return err
 	}

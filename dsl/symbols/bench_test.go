@@ -67,7 +67,7 @@ func BenchmarkDecisionInterpreted(b *testing.B) {
 // over the specification's 10 seeds of the straggler scenario at 100 req/s,
 // as a cell.
 func BenchmarkCompareInterpretedPolicy(b *testing.B) {
-	s, err := symbols.NewSession()
+	s, err := symbols.NewSession(dsl.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func BenchmarkCompareInterpretedPolicy(b *testing.B) {
 // (four built-ins, straggler, 10 seeds) as a notebook cell and as a direct
 // engine call: their ratio is the cell's overhead.
 func BenchmarkCompareCell(b *testing.B) {
-	s, err := symbols.NewSession()
+	s, err := symbols.NewSession(dsl.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func BenchmarkCompareEngine(b *testing.B) {
 
 func BenchmarkNewSession(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		s, err := symbols.NewSession()
+		s, err := symbols.NewSession(dsl.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +120,7 @@ func BenchmarkNewSession(b *testing.B) {
 }
 
 func BenchmarkTrivialCell(b *testing.B) {
-	s, err := symbols.NewSession()
+	s, err := symbols.NewSession(dsl.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

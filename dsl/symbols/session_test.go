@@ -36,7 +36,7 @@ func (s *sink) Clear(bool) {}
 
 func newSession(t *testing.T) *dsl.Session {
 	t.Helper()
-	s, err := symbols.NewSession()
+	s, err := symbols.NewSession(dsl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,9 +45,10 @@ func Libraries() []dsl.Library {
 	return libs
 }
 
-// NewSession starts a dsl session with routelab's libraries.
-func NewSession() (*dsl.Session, error) {
-	return dsl.New(dsl.Options{Libraries: Libraries()})
+// NewSession starts a dsl session with routelab's libraries added to opts.
+func NewSession(opts dsl.Options) (*dsl.Session, error) {
+	opts.Libraries = append(Libraries(), opts.Libraries...)
+	return dsl.New(opts)
 }
 
 // bindLab replaces lab's package-level entry points with versions bound to
