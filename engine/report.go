@@ -185,8 +185,8 @@ func (c *Comparison) String() string {
 // WriteText writes a readable table: per policy the medians across seeds
 // and the observed p99 range.
 func (c *Comparison) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%s — %d replicas, %g req/s, %d seeds, %g s warm-up + %g s measured, SLO %g ms\n",
-		c.Scenario.Name, c.Scenario.Replicas(), c.Scenario.Rate, len(c.Seeds),
+	fmt.Fprintf(w, "%s — %s, %s, %d seeds, %g s warm-up + %g s measured, SLO %g ms\n",
+		c.Scenario.Name, c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds),
 		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.Protocol.SLO)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "policy\tp50 ms\tp90 ms\tp99 ms\tp99 range ms\tSLO miss\tshed\tunfinished\tattainment\tgoodput/s\tthroughput/s\t")

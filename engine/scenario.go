@@ -181,6 +181,26 @@ func BuiltinScenario(name string, rate float64, h Heterogeneity) (Scenario, erro
 // Replicas is the number of replicas.
 func (s *Scenario) Replicas() int { return len(s.Speeds) }
 
+// Traffic describes the arrivals for people: "100 req/s", "100 req/s
+// periodic" or "a trace of 1239 requests".
+func (s *Scenario) Traffic() string {
+	switch s.Arrivals {
+	case Replay:
+		return fmt.Sprintf("a trace of %d requests", len(s.Trace))
+	case Periodic:
+		return fmt.Sprintf("%g req/s periodic", s.Rate)
+	}
+	return fmt.Sprintf("%g req/s", s.Rate)
+}
+
+// Cluster describes the replicas for people: "1 replica", "3 replicas".
+func (s *Scenario) Cluster() string {
+	if len(s.Speeds) == 1 {
+		return "1 replica"
+	}
+	return fmt.Sprintf("%d replicas", len(s.Speeds))
+}
+
 // sortedEvents returns the events in time order (stable, so events at the
 // same time apply in the order given).
 func (s *Scenario) sortedEvents() []Event {

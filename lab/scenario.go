@@ -243,8 +243,12 @@ func (s *Scenario) Engine() (engine.Scenario, engine.Protocol, error) {
 // String describes the scenario in a few lines.
 func (s *Scenario) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "scenario %s: %d replicas at %s ms, %g req/s %s arrivals, %s demand, queue cap %d\n",
-		s.scn.Name, len(s.scn.Speeds), joinFloats(s.scn.Speeds, "/"), s.scn.Rate, s.scn.Arrivals, s.scn.Demand.Kind, s.scn.QueueCap)
+	arrivals := s.scn.Traffic()
+	if s.scn.Arrivals == engine.Poisson {
+		arrivals += " Poisson"
+	}
+	fmt.Fprintf(&b, "scenario %s: %s at %s ms, %s arrivals, %s demand, queue cap %d\n",
+		s.scn.Name, s.scn.Cluster(), joinFloats(s.scn.Speeds, "/"), arrivals, s.scn.Demand.Kind, s.scn.QueueCap)
 	for _, e := range s.scn.Events {
 		fmt.Fprintf(&b, "  at %s\n", e)
 	}

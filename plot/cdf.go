@@ -54,7 +54,7 @@ func LatencyCDF(c *engine.Comparison, options ...Option) (*Figure, error) {
 		return nil, fmt.Errorf("plot: LatencyCDF of %q: no run has latencies (no completed cohort request, or runs made with SummaryOnly, which keep none)", c.Scenario.Name)
 	}
 	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "latency-cdf", s)
+	cv := newCanvas(line, &line.RectChart, "latency-cdf", s, policyNames(c))
 	top := "96"
 	if len(none) > 0 { // a third subtitle line
 		top = "114"
@@ -93,7 +93,7 @@ func LatencyCDF(c *engine.Comparison, options ...Option) (*Figure, error) {
 	cv.legend(drawn, map[string]any{"bottom": "4"})
 	cv.tooltip("axis", cdfTooltip)
 	cv.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
-	sub := fmt.Sprintf("pooled over %d seeds · %g req/s · SLO %g ms\npooled p99: %s", len(c.Seeds), c.Scenario.Rate, slo, strings.Join(p99s, " · "))
+	sub := fmt.Sprintf("pooled over %d seeds · %s · SLO %g ms\npooled p99: %s", len(c.Seeds), c.Scenario.Traffic(), slo, strings.Join(p99s, " · "))
 	if len(none) > 0 {
 		sub += "\nno completed cohort request: " + strings.Join(none, ", ")
 	}

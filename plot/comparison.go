@@ -36,8 +36,8 @@ func Comparison(c *engine.Comparison, options ...Option) (*Figure, error) {
 		return nil, err
 	}
 	bar := charts.NewBar()
-	cv := newCanvas(bar, &bar.RectChart, "comparison", s)
 	names := policyNames(c)
+	cv := newCanvas(bar, &bar.RectChart, "comparison", s, names)
 	cv.legend(names, map[string]any{"bottom": "4"})
 	cv.tooltip("item", itemTooltip)
 	var panels []map[string]any
@@ -60,9 +60,9 @@ func Comparison(c *engine.Comparison, options ...Option) (*Figure, error) {
 	for i, p := range c.Policies {
 		metricPanels(cv, i, n, p, c.Seeds)
 	}
-	cv.titles(fmt.Sprintf("%s: %d policies compared", c.Scenario.Name, n),
+	cv.titles(fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(n, "policy", "policies")),
 		setupLine(c)+"\n"+winnersLine(c)+lat.note, panels...)
-	return cv.figure(fmt.Sprintf("%s: %d policies compared", c.Scenario.Name, n))
+	return cv.figure(fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(n, "policy", "policies")))
 }
 
 func checkComparison(c *engine.Comparison) error {
@@ -102,8 +102,8 @@ func policyAxis(grid int, names []string, labels bool) map[string]any {
 
 // setupLine describes what was run.
 func setupLine(c *engine.Comparison) string {
-	return fmt.Sprintf("%d replicas · %g req/s · %d seeds · %g s measured after %g s warm-up · SLO %g ms",
-		c.Scenario.Replicas(), c.Scenario.Rate, len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.Protocol.SLO)
+	return fmt.Sprintf("%s · %s · %d seeds · %g s measured after %g s warm-up · SLO %g ms",
+		c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.Protocol.SLO)
 }
 
 // winnersLine names the best median p99 and the best median attainment.

@@ -143,11 +143,12 @@ func applyOptions(options []Option, width, height int) (settings, error) {
 // canvas is a chart being built: the go-echarts chart, the raw components
 // the visitor writes over the chart's own, and the builder's settings.
 type canvas struct {
-	chart Chart
-	rect  *charts.RectChart
-	raw   map[string]any
-	s     settings
-	kind  string
+	chart  Chart
+	rect   *charts.RectChart
+	raw    map[string]any
+	s      settings
+	kind   string
+	colors map[string]string // the figure's names, coloured together
 }
 
 // rawComponents is the go-echarts configuration visitor that writes raw
@@ -163,15 +164,25 @@ func (v rawComponents) Visit(option map[string]interface{}) {
 	}
 }
 
-func newCanvas(chart Chart, rect *charts.RectChart, kind string, s settings) *canvas {
-	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, s: s, kind: kind}
+// newCanvas starts a figure whose series are named by names: they are
+// coloured together, so no two of them share a colour.
+func newCanvas(chart Chart, rect *charts.RectChart, kind string, s settings, names []string) *canvas {
+	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, s: s, kind: kind, colors: map[string]string{}}
+	for i, col := range s.palette.Assign(names) {
+		c.colors[names[i]] = col
+	}
 	rect.Accept(rawComponents{set: c.raw})
 	rect.SetGlobalOptions(charts.WithToolboxOpts(saveToolbox()))
 	return c
 }
 
 // color is name's colour in this figure.
-func (c *canvas) color(name string) string { return c.s.palette.Color(name) }
+func (c *canvas) color(name string) string {
+	if col, ok := c.colors[name]; ok {
+		return col
+	}
+	return c.s.palette.Color(name)
+}
 
 // add appends a series.
 func (c *canvas) add(s charts.SingleSeries) { c.rect.MultiSeries = append(c.rect.MultiSeries, s) }
@@ -357,4 +368,12 @@ func marks(grid int, options ...charts.SeriesOpts) charts.SingleSeries {
 		ItemStyle: &opts.ItemStyle{Color: neutral}}
 	s.ConfigureSeriesOpts(options...)
 	return s
+}
+
+// plural counts n things: "1 replica", "3 replicas".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -33,7 +33,7 @@ func Paired(c *engine.Comparison, a, b string, options ...Option) (*Figure, erro
 		return nil, err
 	}
 	bar := charts.NewBar()
-	cv := newCanvas(bar, &bar.RectChart, "paired", s)
+	cv := newCanvas(bar, &bar.RectChart, "paired", s, policyNames(c))
 	seeds := make([]string, len(c.Seeds))
 	for i, sd := range c.Seeds {
 		seeds[i] = fmt.Sprintf("seed %d", sd)

@@ -28,7 +28,7 @@ func RateSweep(sw *engine.SweepResult, options ...Option) (*Figure, error) {
 	first := sw.Comparisons[0]
 	names := policyNames(first)
 	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "rate-sweep", s)
+	cv := newCanvas(line, &line.RectChart, "rate-sweep", s, names)
 	line.SetGlobalOptions(charts.WithGridOpts(
 		opts.Grid{Left: "80", Right: "40", Top: "100", Height: "250"},
 		opts.Grid{Left: "80", Right: "40", Top: "402", Height: "160"}))

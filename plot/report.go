@@ -39,7 +39,7 @@ func Report(c *engine.Comparison, options ...Option) (*ComparisonReport, error) 
 	}
 	r := &ComparisonReport{title: s.title, table: ComparisonTable(c)}
 	if r.title == "" {
-		r.title = fmt.Sprintf("%s: %d policies compared", c.Scenario.Name, len(c.Policies))
+		r.title = fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(len(c.Policies), "policy", "policies"))
 	}
 	cmp, err := Comparison(c, figureOptions("comparison")...)
 	if err != nil {

@@ -32,7 +32,11 @@ func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
 		return nil, err
 	}
 	hm := charts.NewHeatMap()
-	cv := newCanvas(hm, &hm.RectChart, "study", s)
+	var validated []string
+	for _, v := range st.Validation {
+		validated = append(validated, v.Name)
+	}
+	cv := newCanvas(hm, &hm.RectChart, "study", s, validated)
 	hm.SetGlobalOptions(charts.WithGridOpts(
 		opts.Grid{Left: "190", Width: "42%", Top: "96", Bottom: "84"},
 		opts.Grid{Left: "77%", Width: "19%", Top: "96", Height: strconv.Itoa(40 * max(len(st.Validation), 1))}))
@@ -56,13 +60,13 @@ func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
 	cv.raw["xAxis"] = []any{
 		map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(cols), "position": "top",
 			"name": "exploration weight c", "nameLocation": "middle", "nameGap": 24,
-			"axisLabel": map[string]any{"formatter": string(opts.FuncOpts(selectedLabel(cols, sel))),
+			"axisLabel": map[string]any{"interval": 0, "formatter": string(opts.FuncOpts(selectedLabel(cols, sel))),
 				"rich": map[string]any{"sel": map[string]any{"color": AccentColor, "fontWeight": "bold"}}}},
 		valueAxis(1, "value", "mean attainment (%)", map[string]any{"min": 0, "max": 100, "nameGap": 26}),
 	}
 	cv.raw["yAxis"] = []any{
 		map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(labels), "inverse": true,
-			"axisLabel": map[string]any{"fontSize": 11}, "splitArea": map[string]any{"show": false}},
+			"axisLabel": map[string]any{"interval": 0, "fontSize": 11}, "splitArea": map[string]any{"show": false}},
 		policyAxis(1, names, true),
 	}
 	cv.raw["legend"] = map[string]any{"show": false}

@@ -76,10 +76,11 @@ func ComparisonTable(c *engine.Comparison) string {
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	best := bestValues(c, cols)
-	for _, p := range c.Policies {
+	colors := pal.Assign(policyNames(c))
+	for pi, p := range c.Policies {
 		s := p.Summary
 		fmt.Fprintf(&b, `<tr><td style="%stext-align:left;"><span style="display:inline-block;width:0.75em;height:0.75em;border-radius:2px;margin-right:0.45em;vertical-align:-0.05em;background:%s;"></span>%s</td>`,
-			cellStyle, pal.Color(p.Name), html.EscapeString(p.Name))
+			cellStyle, colors[pi], html.EscapeString(p.Name))
 		runs := strconv.Itoa(s.Runs)
 		if s.LatencyRuns < s.Runs {
 			runs = fmt.Sprintf("%d (%d with latency)", s.Runs, s.LatencyRuns)

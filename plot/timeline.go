@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,8 +40,12 @@ func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	tl := r.Timeline
 	pts, merged := bucket(tl.Points, maxTimelinePoints)
 	n := len(tl.Points[0].Waiting)
+	replicas := make([]string, n)
+	for i := range replicas {
+		replicas[i] = "replica " + strconv.Itoa(i+1)
+	}
 	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "timeline", s)
+	cv := newCanvas(line, &line.RectChart, "timeline", s, append(slices.Clone(replicas), r.Policy))
 	line.SetGlobalOptions(charts.WithToolboxOpts(Toolbox()), charts.WithDataZoomOpts(
 		opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"},
 		opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"}))
@@ -68,10 +73,6 @@ func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	}
 	line.SetGlobalOptions(charts.WithGridOpts(grids...))
 	cv.raw["xAxis"], cv.raw["yAxis"] = xAxes, yAxes
-	replicas := make([]string, n)
-	for i := range replicas {
-		replicas[i] = "replica " + strconv.Itoa(i+1)
-	}
 	events := timelineEvents(r.Events)
 	for g := range 4 {
 		cv.add(eventSeries(g, events, g == 0))
@@ -85,7 +86,7 @@ func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	cv.tooltip("axis", timelineTooltip)
 	cv.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	title := fmt.Sprintf("%s on %s, seed %d", r.Policy, r.Scenario, r.Seed)
-	sub := fmt.Sprintf("%d replicas · sampled every %g ms", n, tl.EveryMs)
+	sub := fmt.Sprintf("%s · sampled every %g ms", plural(n, "replica", "replicas"), tl.EveryMs)
 	if merged > 1 {
 		sub += fmt.Sprintf(" · each point merges %d samples (peak queue and p99, mean throughput)", merged)
 	}
