@@ -31,6 +31,12 @@ func max[T _rl_ordered](x T, y ...T) T {
 	return x
 }
 
+// _rl_zero is the zero value of v's type (see commaok.go).
+func _rl_zero[T any](v T) T {
+	var z T
+	return z
+}
+
 // clear deletes all entries of a map or zeroes all elements of a slice,
 // like Go's builtin clear.
 func clear(v any) { _rl.Clear(v) }
