@@ -148,5 +148,8 @@ func parsePanicLine(s string) (frame, bool) {
 	line, _ := strconv.Atoi(m[1])
 	col, _ := strconv.Atoi(m[2])
 	fn := strings.TrimPrefix(m[3], "main.")
+	if fn == "_rl_main" {
+		fn = "main" // a script's func main, renamed to run once
+	}
 	return frame{Line: line, Col: col, Func: fn}, true
 }

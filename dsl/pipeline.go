@@ -70,7 +70,7 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 				return nil, false, err
 			}
 		case declChunk:
-			if renameMain(u.file) {
+			if s.renameMain(u.file) {
 				runMain = true
 			}
 			if err := s.checkRedefinitions(u); err != nil {
@@ -115,10 +115,15 @@ func (s *Session) parse(c chunk) (*unit, error) {
 
 // renameMain turns a user's func main into _rl_main, which runs once after
 // the cell: yaegi would otherwise run main again after every later cell.
-func renameMain(f *ast.File) bool {
+// Its statements are instrumented like a cell's top level, so an error in a
+// script's main points at the statement that failed.
+func (s *Session) renameMain(f *ast.File) bool {
 	for _, d := range f.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
 			fd.Name.Name = "_rl_main"
+			if fd.Body != nil {
+				s.instrument(fd.Body)
+			}
 			return true
 		}
 	}

@@ -59,6 +59,9 @@ type Session struct {
 	base context.Context
 	stop context.CancelFunc
 
+	// exitCode is the code of the last os.Exit a cell called, or -1.
+	exitCode atomic.Int64
+
 	// bound counts calls in progress of libraries' session-bound functions
 	// (lab's runs): compiled code that may still call back into the cell.
 	bound atomic.Int64
@@ -159,7 +162,7 @@ func (s *Session) init(opts Options) error {
 		stdlib.Symbols,
 		// os.Stderr: the interpreter's Stderr option is a filter, not a file,
 		// so yaegi would leave the process's in place.
-		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem()}},
+		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
 		// time.Sleep in cells: an interrupt ends it at once.
 		{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}},

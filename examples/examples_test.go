@@ -24,7 +24,7 @@ var expect = map[string][]string{
 	"incident":        {"at 8s: fail replica 1", "at 10s: recover replica 1", "adaptive on incident, seed 1", "replica 3:"},
 	"rate-sweep":      {"capacity about 278 req/s", "round-robin", "adaptive", "median p99 latency across seeds"},
 	"stateful-policy": {"latency-aware+probes", "share of requests sent to replica 1", "straggler"},
-	"trace-replay":    {"trace arrivals", "round-robin", "latency-aware"},
+	"trace-replay":    {"arrivals: a trace of 1239 requests", "round-robin", "latency-aware"},
 }
 
 // minSize is the least a written file of each kind can plausibly be: pages

@@ -247,7 +247,7 @@ func (s *Scenario) String() string {
 	if s.scn.Arrivals == engine.Poisson {
 		arrivals += " Poisson"
 	}
-	fmt.Fprintf(&b, "scenario %s: %s at %s ms, %s arrivals, %s demand, queue cap %d\n",
+	fmt.Fprintf(&b, "scenario %s: %s at %s ms; arrivals: %s; demand: %s; queue cap %d\n",
 		s.scn.Name, s.scn.Cluster(), joinFloats(s.scn.Speeds, "/"), arrivals, s.scn.Demand.Kind, s.scn.QueueCap)
 	for _, e := range s.scn.Events {
 		fmt.Fprintf(&b, "  at %s\n", e)

@@ -38,6 +38,10 @@ Ctrl-C interrupts it. The exit status is 1 when the script fails.`,
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			err = sess.RunScript(ctx, src, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			var exit *dsl.ExitError
+			if errors.As(err, &exit) {
+				return exitStatus(exit.Code)
+			}
 			var de *display.Error
 			if errors.As(err, &de) {
 				return fmt.Errorf("%s: %s", args[0], strings.Join(de.Traceback, "\n"))

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,11 +24,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	if err := root.ExecuteContext(ctx); err != nil {
+		var code exitStatus
+		if errors.As(err, &code) {
+			return int(code)
+		}
 		fmt.Fprintf(stderr, "routelab: %v\n", err)
 		return 1
 	}
 	return 0
 }
+
+// exitStatus ends the program with a status and no message (a script's
+// os.Exit).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{

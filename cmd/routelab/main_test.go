@@ -227,3 +227,20 @@ func TestExecScript(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A script's os.Exit ends it with that status and no message; an error
+// inside a script's main points at the failing line.
+func TestExecExitAndErrorPosition(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "exit.go")
+	os.WriteFile(script, []byte("package main\n\nimport \"os\"\n\nfunc main() {\n\tos.Exit(3)\n}\n"), 0o644)
+	if _, stderr, code := runCLI(t, "exec", script); code != 3 || stderr != "" {
+		t.Errorf("os.Exit(3): exit %d, stderr %q", code, stderr)
+	}
+	bad := filepath.Join(dir, "bad.go")
+	os.WriteFile(bad, []byte("package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n\tlab.Compare(lab.Steady().Rate(-1), lab.RoundRobin())\n}\n"), 0o644)
+	_, stderr, code := runCLI(t, "exec", bad)
+	if code != 1 || !strings.Contains(stderr, "ValueError: 6:2: lab.Compare: rate_rps: -1") || !strings.Contains(stderr, "   6 |") || strings.Contains(stderr, "_rl_main") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
