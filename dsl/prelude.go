@@ -100,6 +100,10 @@ func displayMarkdown(md string) { _rl.DisplayMIME("text/markdown", md) }
 // displaySVG shows an SVG document.
 func displaySVG(svg string) { _rl.DisplayMIME("image/svg+xml", svg) }
 
+// clearOutput clears the cell's output so far; with wait, only when new
+// output arrives (for progress readouts that redraw in place).
+func clearOutput(wait bool) { _rl.ClearOutput(wait) }
+
 func _rl_goPanic(r any) { _rl.GoPanic(r) }
 
 // _rl_at is the line*10000+column of the top-level statement running, for

@@ -57,10 +57,11 @@ func (s *Session) runtimeSymbols() map[string]reflect.Value {
 		"DisplayMIME": reflect.ValueOf(func(mime, data string) {
 			s.displayBundle(display.Bundle{mime: data, display.TextPlain: "(" + mime + ")"}, "", false)
 		}),
-		"Clear":    reflect.ValueOf(clearValue),
-		"Sort":     reflect.ValueOf(func(x any) { sortOrdered(x, true) }),
-		"SortKeys": reflect.ValueOf(func(x any) { sortOrdered(x, false) }),
-		"GoPanic":  reflect.ValueOf(s.goroutinePanic),
+		"Clear":       reflect.ValueOf(clearValue),
+		"ClearOutput": reflect.ValueOf(s.clearOutput),
+		"Sort":        reflect.ValueOf(func(x any) { sortOrdered(x, true) }),
+		"SortKeys":    reflect.ValueOf(func(x any) { sortOrdered(x, false) }),
+		"GoPanic":     reflect.ValueOf(s.goroutinePanic),
 	}
 }
 

@@ -366,6 +366,15 @@ func (s *Session) displayBundle(b display.Bundle, id string, update bool) {
 	r.sink.Display(b, id, update)
 }
 
+// clearOutput clears the running cell's output (with wait, when the next
+// output arrives), after the output written before it.
+func (s *Session) clearOutput(wait bool) {
+	if r := s.current(); r != nil {
+		s.out.flush()
+		r.sink.Clear(wait)
+	}
+}
+
 // sleep is the cells' time.Sleep: it ends with a panic (reported as the
 // interrupt) when the running cell is interrupted, instead of sleeping on
 // in the background after the interpreter has been stopped.
