@@ -259,7 +259,7 @@ func (s *Session) runUnit(r *cellRun, u *unit, last bool) error {
 	rw := s.newRewriter()
 	var node ast.Node = u.file
 	var fin *final
-	rw.checkQualifiers(node, s.packageNames())
+	rw.checkQualifiers(node, s.packageNames)
 	if u.body != nil {
 		rejectTopLevelDefer(rw, u.body)
 		rw.block(u.body)

@@ -9,7 +9,9 @@ import (
 // field, a variable's or a composite literal's type) that is not imported.
 // yaegi v0.16.1 crashes on those with a nil pointer dereference instead of
 // reporting them.
-func (rw *rewriter) checkQualifiers(n ast.Node, known map[string]string) {
+// known gives the package names cells can import; it is only called when
+// something is wrong.
+func (rw *rewriter) checkQualifiers(n ast.Node, known func() map[string]string) {
 	check := func(t ast.Expr) {
 		if t == nil {
 			return
@@ -26,7 +28,7 @@ func (rw *rewriter) checkQualifiers(n ast.Node, known map[string]string) {
 			if _, imported := rw.imports[pkg.Name]; imported || pkg.Obj != nil {
 				return false
 			}
-			if p, ok := known[pkg.Name]; ok {
+			if p, ok := known()[pkg.Name]; ok {
 				rw.fail(pkg.Pos(), "undefined: %s (import %q first)", pkg.Name, p)
 			} else {
 				rw.fail(pkg.Pos(), "undefined: %s (used as a package in a type, but no package of that name is imported)", pkg.Name)
