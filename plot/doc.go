@@ -21,7 +21,12 @@
 // embedded from assets/ and checked against its recorded SHA-256; nothing is
 // ever loaded from the network.
 //
+// The figures of engine results are built on that: Comparison, LatencyCDF,
+// Timeline, RateSweep, StudyHeatmap and Paired, plus ComparisonTable and
+// Report (figures.go holds their shared helpers).
+//
 // Read first: figure.go (Spec, Figure, New), option.go (the defect
 // workarounds), runtime.js (what runs in the browser), then fragment.go and
-// svg.go. docs/plotting.md describes the rendering model for users.
+// svg.go; figures.go and comparison.go for the builders. docs/plotting.md
+// describes the rendering model for users.
 package plot
