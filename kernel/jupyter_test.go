@@ -3,6 +3,7 @@ package kernel
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,35 +98,6 @@ func TestJupyterConformanceSuite(t *testing.T) {
 	}
 }
 
-// kernelspecs lists kernelspecs the way a user would: `jupyter kernelspec
-// list --json`, or the jupyter_client module when that subcommand is missing
-// (Debian ships it in the separate jupyter-client package).
-func kernelspecs(t *testing.T, env []string) map[string]any {
-	t.Helper()
-	py := python(t, "jupyter_client")
-	var out []byte
-	var err error
-	if jupyter, lerr := exec.LookPath("jupyter"); lerr == nil {
-		cmd := exec.Command(jupyter, "kernelspec", "list", "--json")
-		cmd.Env = env
-		out, err = cmd.Output()
-	}
-	if out == nil || err != nil {
-		cmd := exec.Command(py, "-m", "jupyter_client.kernelspecapp", "list", "--json")
-		cmd.Env = env
-		if out, err = cmd.Output(); err != nil {
-			t.Fatalf("%v: %v", cmd.Args, err)
-		}
-	}
-	var list struct {
-		Kernelspecs map[string]any `json:"kernelspecs"`
-	}
-	if err := json.Unmarshal(out, &list); err != nil {
-		t.Fatalf("kernelspec list output: %v\n%s", err, out)
-	}
-	return list.Kernelspecs
-}
-
 func TestInstalledKernelIsListedByJupyter(t *testing.T) {
 	root := t.TempDir()
 	exe := buildEchoKernel(t)
@@ -141,7 +113,7 @@ func TestInstalledKernelIsListedByJupyter(t *testing.T) {
 	}
 	env := append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"),
 		"JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"), "JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"))
-	specs := kernelspecs(t, env)
+	specs := jupytertest.Kernelspecs(t, env)
 	for name, dir := range map[string]string{"routelab": userDir, "routelab-prefix": prefixDir} {
 		entry, ok := specs[name].(map[string]any)
 		if !ok {
@@ -162,7 +134,7 @@ func TestInstalledKernelIsListedByJupyter(t *testing.T) {
 	if _, err := Uninstall(InstallOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, listed := kernelspecs(t, env)["routelab"]; listed {
+	if _, listed := jupytertest.Kernelspecs(t, env)["routelab"]; listed {
 		t.Error("routelab still listed after Uninstall")
 	}
 }

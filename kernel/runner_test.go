@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,23 +20,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// python returns /usr/bin/python3 when it can import modules, and skips
-// the test otherwise unless ROUTELAB_REQUIRE_JUPYTER is set.
-func python(t *testing.T, modules ...string) string {
-	t.Helper()
-	const py = "/usr/bin/python3"
-	script := "import sys"
-	if len(modules) > 0 {
-		script = "import " + strings.Join(modules, ", ")
-	}
-	if out, err := exec.Command(py, "-c", script).CombinedOutput(); err != nil {
-		if os.Getenv("ROUTELAB_REQUIRE_JUPYTER") != "" {
-			t.Fatalf("ROUTELAB_REQUIRE_JUPYTER is set but %s cannot %q: %v\n%s", py, script, err, out)
-		}
-		t.Skipf("%s cannot %q (set ROUTELAB_REQUIRE_JUPYTER=1 to require it)", py, script)
-	}
-	return py
-}
+// python is Debian's Python with the modules, or a skip (see jupytertest).
+var python = jupytertest.PythonWith
 
 // fixedInfo keeps golden files independent of the Go toolchain's version.
 func fixedInfo() *Info {

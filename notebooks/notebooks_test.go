@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,21 +162,6 @@ func TestNotebooksRun(t *testing.T) {
 	}
 }
 
-// pythonWith returns /usr/bin/python3 when it can import the modules; it
-// skips the test otherwise, unless ROUTELAB_REQUIRE_JUPYTER is set.
-func pythonWith(t *testing.T, modules ...string) string {
-	t.Helper()
-	const py = "/usr/bin/python3"
-	script := "import " + strings.Join(modules, ", ")
-	if out, err := exec.Command(py, "-c", script).CombinedOutput(); err != nil {
-		if os.Getenv("ROUTELAB_REQUIRE_JUPYTER") != "" {
-			t.Fatalf("ROUTELAB_REQUIRE_JUPYTER is set but %s cannot %q: %v\n%s", py, script, err, out)
-		}
-		t.Skipf("%s cannot %q (set ROUTELAB_REQUIRE_JUPYTER=1 to require it)", py, script)
-	}
-	return py
-}
-
 // figureCall matches a cell whose value is a figure: its last line calls
 // Chart, CDF, Timeline or Paired.
 var figureCall = regexp.MustCompile(`\.(Chart|CDF|Timeline|Paired)\([^()]*\)\s*$`)
@@ -265,7 +251,7 @@ func checkOffline(t *testing.T, path string) {
 // validator, when it is installed (required under ROUTELAB_REQUIRE_JUPYTER).
 func validateWithNBFormat(t *testing.T, path string) {
 	t.Helper()
-	py := pythonWith(t, "nbformat")
+	py := jupytertest.PythonWith(t, "nbformat")
 	script := `import sys, nbformat
 nbformat.validate(nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT))`
 	if out, err := exec.Command(py, "-c", script, path).CombinedOutput(); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,21 +63,6 @@ func routelabBinary(t *testing.T) string {
 	return built.path
 }
 
-// python returns Debian's Python after checking it can import modules; it
-// skips the test otherwise unless ROUTELAB_REQUIRE_JUPYTER is set.
-func python(t *testing.T, modules ...string) string {
-	t.Helper()
-	const py = "/usr/bin/python3"
-	script := "import " + strings.Join(modules, ", ")
-	if out, err := exec.Command(py, "-c", script).CombinedOutput(); err != nil {
-		if os.Getenv("ROUTELAB_REQUIRE_JUPYTER") != "" {
-			t.Fatalf("ROUTELAB_REQUIRE_JUPYTER is set but %s cannot %q: %v\n%s", py, script, err, out)
-		}
-		t.Skipf("%s cannot %q (set ROUTELAB_REQUIRE_JUPYTER=1 to require it)", py, script)
-	}
-	return py
-}
-
 // jupyter is a private Jupyter setup with the routelab kernelspec installed.
 type jupyter struct {
 	exe     string   // the routelab binary the kernelspec runs
@@ -123,7 +109,7 @@ func (j *jupyter) python(t *testing.T, py, script string, args ...string) []byte
 
 // Jupyter's own conformance suite, with Go samples (routelab.json).
 func TestJupyterConformanceSuiteRoutelabKernel(t *testing.T) {
-	py := python(t, "jupyter_kernel_test", "jupyter_client")
+	py := jupytertest.PythonWith(t, "jupyter_kernel_test", "jupyter_client")
 	j := installKernel(t)
 	cmd := exec.Command(py, filepath.Join(jupyterDir, "test_conformance.py"), "-v")
 	cmd.Env = append(j.env, "ROUTELAB_KERNEL_NAME=routelab", "ROUTELAB_KERNEL_SAMPLES=")
@@ -149,42 +135,14 @@ func TestJupyterConformanceSuiteRoutelabKernel(t *testing.T) {
 	}
 }
 
-// kernelspecs lists kernelspecs as a user would: `jupyter kernelspec list
-// --json`, or jupyter_client's module where Debian lacks that subcommand
-// (it comes with the separate jupyter-client package).
-func kernelspecs(t *testing.T, py string, env []string) map[string]any {
-	t.Helper()
-	var out []byte
-	var err error
-	if jup, lerr := exec.LookPath("jupyter"); lerr == nil {
-		cmd := exec.Command(jup, "kernelspec", "list", "--json")
-		cmd.Env = env
-		out, err = cmd.Output()
-	}
-	if out == nil || err != nil {
-		cmd := exec.Command(py, "-m", "jupyter_client.kernelspecapp", "list", "--json")
-		cmd.Env = env
-		if out, err = cmd.Output(); err != nil {
-			t.Fatalf("%v: %v", cmd.Args, err)
-		}
-	}
-	var list struct {
-		Kernelspecs map[string]any `json:"kernelspecs"`
-	}
-	if err := json.Unmarshal(out, &list); err != nil {
-		t.Fatalf("kernelspec list output: %v\n%s", err, out)
-	}
-	return list.Kernelspecs
-}
-
 func TestInstallPrefixIsListedByJupyter(t *testing.T) {
-	py := python(t, "jupyter_client")
+	jupytertest.PythonWith(t, "jupyter_client")
 	j := installKernel(t)
 	// A second kernelspec under another name, e.g. one per build.
 	if out, err := exec.Command(j.exe, "install", "--prefix", j.prefix, "--name", "routelab-dev").CombinedOutput(); err != nil {
 		t.Fatalf("install --name: %v\n%s", err, out)
 	}
-	specs := kernelspecs(t, py, j.env)
+	specs := jupytertest.Kernelspecs(t, j.env)
 	for name, dir := range map[string]string{"routelab": j.specDir, "routelab-dev": filepath.Join(filepath.Dir(j.specDir), "routelab-dev")} {
 		entry, ok := specs[name].(map[string]any)
 		if !ok {
@@ -207,7 +165,7 @@ func TestInstallPrefixIsListedByJupyter(t *testing.T) {
 	if err != nil {
 		t.Fatalf("install --uninstall: %v\n%s", err, out)
 	}
-	specs = kernelspecs(t, py, j.env)
+	specs = jupytertest.Kernelspecs(t, j.env)
 	if _, listed := specs["routelab-dev"]; listed {
 		t.Error("routelab-dev still listed after install --uninstall")
 	}
@@ -234,7 +192,7 @@ type interruptStep struct {
 // session survives each: its variables, and a comparison with the same
 // interpreted policy gives the same figures as before.
 func TestInterruptsThroughJupyterClient(t *testing.T) {
-	py := python(t, "jupyter_client")
+	py := jupytertest.PythonWith(t, "jupyter_client")
 	j := installKernel(t)
 	out := j.python(t, py, "interrupts.py", "routelab")
 	var got struct {
@@ -276,7 +234,7 @@ func TestInterruptsThroughJupyterClient(t *testing.T) {
 // run against the real kernel; the figures are printed, not judged (see
 // docs/kernel.md for the targets and `-bench` for the Go side).
 func TestBenchKernelScriptRuns(t *testing.T) {
-	py := python(t, "jupyter_client", "zmq")
+	py := jupytertest.PythonWith(t, "jupyter_client", "zmq")
 	j := installKernel(t)
 	cmd := exec.Command(py, filepath.Join(jupyterDir, "..", "bench_kernel.py"), "routelab", "--trivial", "1+1", "--busy", "for {}",
 		"--starts", "3", "--executes", "50", "--interrupts", "3", "--json")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,7 @@ func notebooksUnderTest(t *testing.T) []string {
 // both succeed, both results are valid nbformat, and their outputs have the
 // same shape.
 func TestNotebooksRunAlikeUnderJupyterAndRoutelabRun(t *testing.T) {
-	py := python(t, "nbclient", "nbformat", "jupyter_client")
+	py := jupytertest.PythonWith(t, "nbclient", "nbformat", "jupyter_client")
 	j := installKernel(t)
 	for _, nb := range notebooksUnderTest(t) {
 		t.Run(filepath.Base(nb), func(t *testing.T) {
