@@ -63,7 +63,8 @@ func fixable(e ast.Expr) bool {
 }
 
 // hoistInit turns `if init; cond {...}` (or a switch) whose init needs a
-// comma-ok fix into `{ init; fix; if cond {...} }`, which scopes the same.
+// comma-ok fix into `{ init; fix; if cond {...} }`, which scopes the same;
+// any other statement is returned as it is.
 func (rw *rewriter) hoistInit(init *ast.Stmt, s ast.Stmt) []ast.Stmt {
 	as, isAssign := (*init).(*ast.AssignStmt)
 	if !isAssign {

@@ -118,25 +118,19 @@ func (rw *rewriter) stmt(sc *scope, s ast.Stmt) []ast.Stmt {
 		if s.Else != nil {
 			s.Else = rw.stmt(inner, s.Else)[0]
 		}
-		if s.Init != nil {
-			return rw.hoistInit(&s.Init, s)
-		}
+		return rw.hoistInit(&s.Init, s)
 	case *ast.SwitchStmt:
 		inner := newScope(sc)
 		rw.simple(inner, s.Init)
 		rw.expr(inner, s.Tag)
 		rw.clauses(inner, s.Body)
-		if s.Init != nil {
-			return rw.hoistInit(&s.Init, s)
-		}
+		return rw.hoistInit(&s.Init, s)
 	case *ast.TypeSwitchStmt:
 		inner := newScope(sc)
 		rw.simple(inner, s.Init)
 		rw.simple(inner, s.Assign)
 		rw.clauses(inner, s.Body)
-		if s.Init != nil {
-			return rw.hoistInit(&s.Init, s)
-		}
+		return rw.hoistInit(&s.Init, s)
 	case *ast.AssignStmt:
 		rw.expr(sc, s)
 		return rw.commaOK(s)
