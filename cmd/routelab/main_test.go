@@ -95,6 +95,8 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		{[]string{"study", "/nonexistent.json"}, "/nonexistent.json"},
 		{[]string{"sweep", "--rates", ""}, "--rates"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"kernel", "/nonexistent-connection.json"}, "connection file /nonexistent-connection.json does not exist"},
+		{[]string{"run", "/nonexistent.ipynb"}, "/nonexistent.ipynb"},
 	}
 	for _, c := range cases {
 		_, stderr, code := runCLI(t, c.args...)
@@ -164,6 +166,30 @@ func TestShippedStudyFileIsTheSpecification(t *testing.T) {
 	n := func(k string) int { return len(cfg[k].([]any)) }
 	if n("rates_rps")*n("heterogeneity")*n("scenarios") != 24 || n("weights") != 6 || n("development_seeds") != 8 || n("validation_seeds") != 24 {
 		t.Fatalf("examples/study.json is not the 24 × 6 × 8 / 24 protocol: %v", cfg)
+	}
+}
+
+// Malformed connection files and notebooks are one positioned line.
+func TestBadKernelAndNotebookFiles(t *testing.T) {
+	dir := t.TempDir()
+	conn := filepath.Join(dir, "conn.json")
+	os.WriteFile(conn, []byte(`{"shell_port": "x"`), 0o644)
+	scheme := filepath.Join(dir, "md5.json")
+	os.WriteFile(scheme, []byte(`{"transport":"tcp","ip":"127.0.0.1","shell_port":1,"iopub_port":2,"stdin_port":3,"control_port":4,"hb_port":5,"key":"k","signature_scheme":"hmac-md5"}`), 0o644)
+	nb := filepath.Join(dir, "bad.ipynb")
+	os.WriteFile(nb, []byte(`{"cells": [}`), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"kernel", conn}, "conn.json: invalid JSON at line 1, column"},
+		{[]string{"kernel", scheme}, `signature_scheme "hmac-md5" is not supported`},
+		{[]string{"run", nb}, "bad.ipynb: invalid JSON at line 1, column 12"},
+	} {
+		_, stderr, code := runCLI(t, c.args...)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q, want one line containing %q", c.args, code, stderr, c.want)
+		}
 	}
 }
 
