@@ -260,6 +260,9 @@ func replaceIdents(v reflect.Value, subst map[string]ast.Expr) {
 			replaceIdents(v.Index(i), subst)
 		}
 	case reflect.Struct:
+		// The parser still links identifiers to ast.Objects, which link back:
+		// not descending into them keeps the walk finite.
+		//lint:ignore SA1019 skipping the deprecated links, not using them
 		if _, ok := v.Addr().Interface().(*ast.Object); ok {
 			return
 		}

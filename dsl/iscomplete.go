@@ -51,8 +51,8 @@ func isComplete(code string) (status, indent string) {
 		}
 		last = tok
 	}
-	for _, e := range errs {
-		if strings.Contains(e, "not terminated") && !strings.HasPrefix(e, "string literal") && !strings.HasPrefix(e, "rune literal") {
+	if len(errs) > 0 {
+		if e := errs[0]; strings.Contains(e, "not terminated") && !strings.HasPrefix(e, "string literal") && !strings.HasPrefix(e, "rune literal") {
 			return "incomplete", strings.Repeat("\t", len(stack))
 		}
 		return "invalid", ""

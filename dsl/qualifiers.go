@@ -25,7 +25,7 @@ func (rw *rewriter) checkQualifiers(n ast.Node, known func() map[string]string) 
 			if !ok {
 				return true
 			}
-			if _, imported := rw.imports[pkg.Name]; imported || pkg.Obj != nil {
+			if _, imported := rw.imports[pkg.Name]; imported {
 				return false
 			}
 			if p, ok := known()[pkg.Name]; ok {

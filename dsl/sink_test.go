@@ -56,18 +56,6 @@ func (r *recorder) stdout() string {
 	return b.String()
 }
 
-func (r *recorder) stderr() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var b strings.Builder
-	for _, e := range r.events {
-		if e.kind == "stderr" {
-			b.WriteString(e.text)
-		}
-	}
-	return b.String()
-}
-
 // transcript renders what a cell produced, deterministically: between two
 // displays, stdout text comes before stderr text (the two streams are not
 // ordered with respect to each other, only to displays).

@@ -32,15 +32,12 @@ func signedFrames(t *testing.T, s signer, id *identity, code string) (string, []
 // any message answers another request.
 func expectOnly(t *testing.T, c *client, id string) {
 	t.Helper()
-	for {
-		m, ok := c.next(c.shell, 5*time.Second)
-		if !ok {
-			t.Fatalf("no reply to the good request")
-		}
-		if m.Parent.MsgID != id {
-			t.Fatalf("kernel answered a bad message: %s to %s", m.Type, m.Parent.MsgID)
-		}
-		break
+	m, ok := c.next(c.shell, 5*time.Second)
+	if !ok {
+		t.Fatalf("no reply to the good request")
+	}
+	if m.Parent.MsgID != id {
+		t.Fatalf("kernel answered a bad message: %s to %s", m.Type, m.Parent.MsgID)
 	}
 	for {
 		m, ok := c.next(c.iopub, 5*time.Second)

@@ -55,7 +55,7 @@ func TestFragmentShape(t *testing.T) {
 			}
 		})
 	}
-	if f.Fragment() != f.Fragment() {
+	if first, again := f.Fragment(), f.Fragment(); first != again {
 		t.Error("Fragment is not deterministic")
 	}
 }
