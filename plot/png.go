@@ -142,3 +142,52 @@ func screenshotFigure(tab context.Context, url string, width, height int) ([]byt
 	}
 	return png, nil
 }
+
+// CheckPage opens an HTML document (a report, a page, an exported notebook)
+// in headless Chromium with every host name unresolvable, waits until each
+// figure has drawn or failed, and returns how many drew. A figure that
+// failed, or a page without figures, is an error. It proves a document
+// works offline, as it would for a reader without network.
+func CheckPage(ctx context.Context, page []byte) (int, error) {
+	exe, err := chromiumPath()
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp("", "routelab-check-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(file, page, 0o600); err != nil {
+		return 0, err
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, browserOptions(exe, filepath.Join(dir, "profile"), "MAP * ~NOTFOUND")...)
+	defer cancelAlloc()
+	tab, cancelTab := chromedp.NewContext(alloc)
+	defer cancelTab()
+	var figures int
+	err = chromedp.Run(tab,
+		chromedp.Navigate("file://"+file),
+		chromedp.Evaluate(`document.querySelectorAll("div[data-routelab-figure]").length`, &figures),
+	)
+	if err != nil {
+		return 0, fmt.Errorf("plot: checking the page in Chromium: %w", err)
+	}
+	if figures == 0 {
+		return 0, errors.New("plot: the page has no figure")
+	}
+	var states []string
+	err = chromedp.Run(tab, chromedp.Poll(figureStates, &states, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(pngDrawTimeout)))
+	if err != nil {
+		return 0, fmt.Errorf("plot: checking the page in Chromium (a figure still loading): %w", err)
+	}
+	drawn := 0
+	for i, s := range states {
+		if s != "ready" {
+			return drawn, fmt.Errorf("plot: figure %d of %d did not draw (%s)", i+1, len(states), s)
+		}
+		drawn++
+	}
+	return drawn, nil
+}

@@ -57,3 +57,26 @@ func TestNoChromiumIsAClearError(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// CheckPage counts the figures that drew offline and fails on a page whose
+// figure cannot draw or that has none.
+func TestCheckPage(t *testing.T) {
+	requireChromium(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page, err := NewPage("two", sampleFigure(t, "bar"), sampleFigure(t, "heatmap")).Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := CheckPage(ctx, page); err != nil || n != 2 {
+		t.Errorf("CheckPage of a two-figure page = %d, %v", n, err)
+	}
+	// A light fragment alone has no library: it never draws.
+	lonely := []byte("<!doctype html><html><body>" + sampleFigure(t, "bar").LightFragment() + "</body></html>")
+	if n, err := CheckPage(ctx, lonely); err == nil {
+		t.Errorf("a figure without its library drew? %d", n)
+	}
+	if _, err := CheckPage(ctx, []byte("<!doctype html><p>no figures</p>")); err == nil {
+		t.Error("a page without figures passed")
+	}
+}

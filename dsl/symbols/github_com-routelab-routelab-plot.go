@@ -13,6 +13,7 @@ func init() {
 	Symbols["github.com/routelab/routelab/plot/plot"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AccentColor":      reflect.ValueOf(constant.MakeFromLiteral("\"#e8590c\"", token.STRING, 0)),
+		"CheckPage":        reflect.ValueOf(plot.CheckPage),
 		"Comparison":       reflect.ValueOf(plot.Comparison),
 		"ComparisonTable":  reflect.ValueOf(plot.ComparisonTable),
 		"DefaultPalette":   reflect.ValueOf(plot.DefaultPalette),
