@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,44 +19,12 @@ import (
 
 // These tests drive the echokernel binary with Jupyter's own Python tools.
 
-var echoKernel = struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}{}
+var echoKernel = &jupytertest.Binary{Package: "./internal/echokernel", Name: "echokernel"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if echoKernel.dir != "" {
-		os.RemoveAll(echoKernel.dir)
-	}
+	echoKernel.Remove()
 	os.Exit(code)
-}
-
-// buildEchoKernel builds kernel/internal/echokernel once per test binary.
-func buildEchoKernel(t *testing.T) string {
-	t.Helper()
-	echoKernel.once.Do(func() {
-		echoKernel.dir, echoKernel.err = os.MkdirTemp("", "echokernel-")
-		if echoKernel.err != nil {
-			return
-		}
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			echoKernel.err = fmt.Errorf("building echokernel needs the go command on PATH: %v", err)
-			return
-		}
-		echoKernel.path = filepath.Join(echoKernel.dir, "echokernel")
-		out, err := exec.Command(goTool, "build", "-o", echoKernel.path, "./internal/echokernel").CombinedOutput()
-		if err != nil {
-			echoKernel.err = fmt.Errorf("go build echokernel: %v\n%s", err, out)
-		}
-	})
-	if echoKernel.err != nil {
-		t.Fatal(echoKernel.err)
-	}
-	return echoKernel.path
 }
 
 // jupyterEnv isolates Jupyter in temporary directories and installs the
@@ -67,7 +34,7 @@ func jupyterEnv(t *testing.T) []string {
 	root := t.TempDir()
 	data := filepath.Join(root, "data")
 	if _, err := Install(InstallOptions{Name: "routelab-echo", DisplayName: "Echo", Language: "echo",
-		Executable: buildEchoKernel(t), Argv: []string{"{connection_file}"}, DataDir: data}); err != nil {
+		Executable: echoKernel.Path(t), Argv: []string{"{connection_file}"}, DataDir: data}); err != nil {
 		t.Fatal(err)
 	}
 	return append(os.Environ(), "JUPYTER_DATA_DIR="+data, "JUPYTER_PATH=",
@@ -100,7 +67,7 @@ func TestJupyterConformanceSuite(t *testing.T) {
 
 func TestInstalledKernelIsListedByJupyter(t *testing.T) {
 	root := t.TempDir()
-	exe := buildEchoKernel(t)
+	exe := echoKernel.Path(t)
 	t.Setenv("JUPYTER_DATA_DIR", filepath.Join(root, "user"))
 	userDir, err := Install(InstallOptions{Executable: exe}) // --user: found through JUPYTER_DATA_DIR
 	if err != nil {
@@ -186,7 +153,7 @@ func TestNbconvertExecutesWithEchoKernel(t *testing.T) {
 // TestEchoKernelSurvivesSIGINT sends a real SIGINT to the kernel process
 // (never to the test binary): the running cell stops, the session stays.
 func TestEchoKernelSurvivesSIGINT(t *testing.T) {
-	exe := buildEchoKernel(t)
+	exe := echoKernel.Path(t)
 	ci := testConnectionInfo(t, testKey)
 	cmd := exec.Command(exe, writeConnectionFile(t, ci))
 	logs := &syncBuffer{}
@@ -274,7 +241,7 @@ func TestEchoKernelExitsWhenItsParentDies(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	exe := buildEchoKernel(t)
+	exe := echoKernel.Path(t)
 	file := writeConnectionFile(t, testConnectionInfo(t, testKey))
 	sh := exec.Command("/bin/sh", "-c", `"$0" "$1" >/dev/null 2>&1 & echo $!; sleep 0.5`, exe, file)
 	sh.Env = append(os.Environ(), "JPY_PARENT_PID=1")

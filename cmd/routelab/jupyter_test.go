@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -24,43 +23,14 @@ import (
 
 var jupyterDir = filepath.Join("..", "..", "kernel", "testdata", "jupyter")
 
-var built = struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}{}
+// routelab is this command, built once per test binary: kernelspecs need a
+// binary that outlives `go test`'s.
+var routelab = &jupytertest.Binary{Package: ".", Name: "routelab"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	routelab.Remove()
 	os.Exit(code)
-}
-
-// routelabBinary builds this command once per test binary; kernelspecs need
-// a binary that outlives `go test`'s.
-func routelabBinary(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		if built.dir, built.err = os.MkdirTemp("", "routelab-bin-"); built.err != nil {
-			return
-		}
-		goTool, err := exec.LookPath("go")
-		if err != nil {
-			built.err = fmt.Errorf("building routelab needs the go command on PATH: %v", err)
-			return
-		}
-		built.path = filepath.Join(built.dir, "routelab")
-		if out, err := exec.Command(goTool, "build", "-o", built.path, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
 }
 
 // jupyter is a private Jupyter setup with the routelab kernelspec installed.
@@ -75,7 +45,7 @@ type jupyter struct {
 // user does, into a temporary prefix that JUPYTER_PATH names.
 func installKernel(t *testing.T) *jupyter {
 	t.Helper()
-	j := &jupyter{exe: routelabBinary(t)}
+	j := &jupyter{exe: routelab.Path(t)}
 	root := t.TempDir()
 	j.prefix = filepath.Join(root, "prefix")
 	out, err := exec.Command(j.exe, "install", "--prefix", j.prefix).CombinedOutput()

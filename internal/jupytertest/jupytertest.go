@@ -6,9 +6,12 @@ package jupytertest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -59,4 +62,45 @@ func Kernelspecs(t testing.TB, env []string) map[string]any {
 		t.Fatalf("kernelspec list output: %v\n%s", err, out)
 	}
 	return list.Kernelspecs
+}
+
+// Binary is a Go program built once per test binary, into a directory that
+// outlives `go test`'s own (kernelspecs point at it); Remove deletes it.
+type Binary struct {
+	Package, Name string // what `go build` builds, and the file's name
+
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Path builds the program on first use and returns its path.
+func (b *Binary) Path(t testing.TB) string {
+	t.Helper()
+	b.once.Do(func() {
+		if b.dir, b.err = os.MkdirTemp("", b.Name+"-"); b.err != nil {
+			return
+		}
+		goTool, err := exec.LookPath("go")
+		if err != nil {
+			b.err = fmt.Errorf("building %s needs the go command on PATH: %v", b.Name, err)
+			return
+		}
+		b.path = filepath.Join(b.dir, b.Name)
+		if out, err := exec.Command(goTool, "build", "-o", b.path, b.Package).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", b.Package, err, out)
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// Remove deletes the built program (call it from TestMain).
+func (b *Binary) Remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
 }
