@@ -29,3 +29,5 @@ require (
 	golang.org/x/sys v0.42.0 // indirect
 	golang.org/x/text v0.15.0 // indirect
 )
+
+replace github.com/traefik/yaegi => ./third_party/yaegi

@@ -17,7 +17,7 @@ import (
 // stored under "Path/Name" in the generated Symbols variable). Typical use,
 // in the package that holds the generated file:
 //
-//	//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract example.com/lab
+//	//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract example.com/lab
 //	//go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go example.com/lab
 //
 // and dsl/internal/testlibsym for a complete, staleness-tested example.

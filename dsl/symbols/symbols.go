@@ -13,8 +13,8 @@ import (
 	"github.com/routelab/routelab/plot"
 )
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go -func LabDocs github.com/routelab/routelab/lab
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o engine_docs.go -func EngineDocs github.com/routelab/routelab/engine
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o plot_docs.go -func PlotDocs github.com/routelab/routelab/plot

@@ -11,7 +11,7 @@ import (
 	"github.com/routelab/routelab/dsl/internal/testlib"
 )
 
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract github.com/routelab/routelab/dsl/internal/testlib
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/dsl/internal/testlib
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o docs.go github.com/routelab/routelab/dsl/internal/testlib
 
 // Symbols is filled by the generated file (yaegi extract's layout).
