@@ -841,7 +841,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case defineXStmt:
 			wireChild(n)
 			if sc.def == nil {
-				// In global scope, type definition already handled by GTA.
+				// In global scope, type definition already handled by GTA,
+				// but compiling the right-hand side has reset the generator
+				// GTA gave it (routelab patch: the value was never stored).
+				defineXGen(sc, n)
 				break
 			}
 			err = compDefineX(sc, n)
@@ -2229,6 +2232,18 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 	return initNodes, err
 }
 
+// commaOKType is the type of the value of a comma-ok expression x. The
+// compiler knows it once x has been compiled; at the top level of a REPL
+// input, global type analysis asks before that (routelab patch: it used to
+// register the variable with a nil type and panic "nil type"), so the type
+// is then worked out from the syntax of t.
+func commaOKType(sc *scope, x, t *node) (*itype, error) {
+	if x.typ != nil {
+		return x.typ, nil
+	}
+	return nodeType(x.interp, sc, t)
+}
+
 func compDefineX(sc *scope, n *node) error {
 	l := len(n.child) - 1
 	types := []*itype{}
@@ -2268,7 +2283,11 @@ func compDefineX(sc *scope, n *node) error {
 		}
 
 	case indexExpr:
-		types = append(types, src.typ, sc.getType("bool"))
+		t, err := commaOKType(sc, src, src)
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.child[l].gen = getIndexMap2
 		n.gen = nop
 
@@ -2278,12 +2297,24 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			n.child[l].gen = typeAssertLong
 		}
-		types = append(types, n.child[l].child[1].typ, sc.getType("bool"))
+		t, err := commaOKType(sc, src.child[1], src.child[1])
+		if err != nil {
+			return err
+		}
+		types = append(types, t, sc.getType("bool"))
 		n.gen = nop
 
 	case unaryExpr:
 		if n.child[l].action == aRecv {
-			types = append(types, src.typ, sc.getType("bool"))
+			t, err := commaOKType(sc, src, src.child[0])
+			if err != nil {
+				return err
+			}
+			if t == src.child[0].typ || src.typ == nil {
+				// The type of the channel, not yet of its elements.
+				t = t.val
+			}
+			types = append(types, t, sc.getType("bool"))
 			n.child[l].gen = recv2
 			n.gen = nop
 		}
@@ -2326,12 +2357,41 @@ func compDefineX(sc *scope, n *node) error {
 			n.child[i].redeclared = true
 		} else {
 			index = sc.add(t)
-			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t}
+			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t, global: sc.global}
 		}
 		n.child[i].typ = t
 		n.child[i].findex = index
 	}
 	return nil
+}
+
+// defineXGen sets the generators of a comma-ok or multi-value definition,
+// as compDefineX does.
+func defineXGen(sc *scope, n *node) {
+	l := len(n.child) - 1
+	switch src := n.child[l]; src.kind {
+	case callExpr:
+		if isBinCall(src, sc) {
+			n.gen = nop
+		} else {
+			n.gen = assignFromCall
+		}
+	case indexExpr:
+		src.gen = getIndexMap2
+		n.gen = nop
+	case typeAssertExpr:
+		if n.child[0].ident == "_" {
+			src.gen = typeAssertStatus
+		} else {
+			src.gen = typeAssertLong
+		}
+		n.gen = nop
+	case unaryExpr:
+		if src.action == aRecv {
+			src.gen = recv2
+			n.gen = nop
+		}
+	}
 }
 
 // TODO used for allocation optimization, temporarily disabled

@@ -209,95 +209,23 @@ func copyNode(n, anc *node, recursive bool) *node {
 }
 
 func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
-	ftn := fun.typ.node
-	// Fill the map of parameter types, indexed by type param ident.
-	paramTypes := map[string]*itype{}
-	for _, c := range ftn.child[0].child {
-		typ, err := nodeType(fun.interp, sc, c.lastChild())
-		if err != nil {
-			return nil, err
-		}
-		for _, cc := range c.child[:len(c.child)-1] {
-			paramTypes[cc.ident] = typ
+	// routelab patch: type arguments bound by name (see inferTypeArgs),
+	// returned in the order the function declares its type parameters.
+	typed := make([]typedArg, len(args))
+	for i, a := range args {
+		typed[i] = typedArg{a.typ, a.rval}
+	}
+	bind := inferTypeArgs(sc, fun.typ, typed)
+	var types []*itype
+	for _, field := range fun.typ.node.child[0].child {
+		for _, id := range field.child[:len(field.child)-1] {
+			t := bind[id.ident]
+			if t == nil {
+				return nil, id.cfgErrorf("cannot infer %s", id.ident)
+			}
+			types = append(types, t)
 		}
 	}
-
-	var inferTypes func(*itype, *itype) ([]*itype, error)
-	inferTypes = func(param, input *itype) ([]*itype, error) {
-		switch param.cat {
-		case chanT, ptrT, sliceT:
-			return inferTypes(param.val, input.val)
-
-		case mapT:
-			k, err := inferTypes(param.key, input.key)
-			if err != nil {
-				return nil, err
-			}
-			v, err := inferTypes(param.val, input.val)
-			if err != nil {
-				return nil, err
-			}
-			return append(k, v...), nil
-
-		case structT:
-			lt := []*itype{}
-			for i, f := range param.field {
-				nl, err := inferTypes(f.typ, input.field[i].typ)
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			return lt, nil
-
-		case funcT:
-			lt := []*itype{}
-			for i, t := range param.arg {
-				if i >= len(input.arg) {
-					break
-				}
-				nl, err := inferTypes(t, input.arg[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			for i, t := range param.ret {
-				if i >= len(input.ret) {
-					break
-				}
-				nl, err := inferTypes(t, input.ret[i])
-				if err != nil {
-					return nil, err
-				}
-				lt = append(lt, nl...)
-			}
-			return lt, nil
-
-		case nilT:
-			if paramTypes[param.name] != nil {
-				return []*itype{input}, nil
-			}
-
-		case genericT:
-			return []*itype{input}, nil
-		}
-		return nil, nil
-	}
-
-	types := []*itype{}
-	for i, c := range ftn.child[1].child {
-		typ, err := nodeType(fun.interp, sc, c.lastChild())
-		if err != nil {
-			return nil, err
-		}
-		lt, err := inferTypes(typ, args[i].typ)
-		if err != nil {
-			return nil, err
-		}
-		types = append(types, lt...)
-	}
-
 	return types, nil
 }
 

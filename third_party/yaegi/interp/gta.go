@@ -184,13 +184,20 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					return false
 				}
 				rcvrtype = sym.typ
+				owners := []*itype{sym.typ}
 				if typPtr {
-					elementType := sym.typ
-					rcvrtype = ptrOf(elementType, withNode(rtn), withScope(sc))
-					rcvrtype.incomplete = elementType.incomplete
-					elementType.addMethod(n)
+					rcvrtype = ptrOf(sym.typ, withNode(rtn), withScope(sc))
+					rcvrtype.incomplete = sym.typ.incomplete
+					owners = append(owners, rcvrtype)
 				}
-				rcvrtype.addMethod(n)
+				if redefined, err2 := interp.redefineMethod(owners, n); err2 != nil {
+					err = err2
+					return false
+				} else if !redefined {
+					for _, t := range owners {
+						t.addMethod(n)
+					}
+				}
 				rtn.typ = rcvrtype
 				if rcvrtype.cat == genericT {
 					// generate methods for already instantiated receivers
@@ -209,6 +216,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 					err = n.cfgErrorf("%s redeclared in this block", ident)
 					return false
 				}
+				interp.redefineFunc(sc.sym[ident], n)
 				// Add a function symbol in the package name space except for init
 				sc.sym[ident] = &symbol{kind: funcSym, typ: n.typ, node: n, index: -1}
 			}
@@ -408,6 +416,17 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 	}
 
 	if len(revisit) > 0 {
+		// routelab patch: a name that is still unresolved is undefined, not
+		// a definition loop; and its placeholder must not outlive the failed
+		// compilation, or the name would stay a bogus type in the scope.
+		sc := interp.scopes[importPath]
+		undefined := unresolvedIdents(sc, revisit)
+		for _, u := range undefined {
+			delete(sc.sym, u.ident)
+		}
+		if len(undefined) > 0 {
+			return undefined[0].cfgErrorf("undefined: %s", undefined[0].ident)
+		}
 		n := revisit[0]
 		switch n.kind {
 		case typeSpec, typeSpecAssign:
@@ -422,6 +441,31 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 		return n.cfgErrorf("constant definition loop")
 	}
 	return nil
+}
+
+// unresolvedIdents returns the identifiers of nodes that global type analysis
+// could only resolve to a placeholder: an incomplete type symbol created for
+// a name it had not seen (nodeType does so to allow forward references).
+func unresolvedIdents(sc *scope, nodes []*node) []*node {
+	var out []*node
+	seen := map[string]bool{}
+	for _, n := range nodes {
+		n.Walk(func(c *node) bool {
+			if c.kind != identExpr || seen[c.ident] || sc == nil {
+				return true
+			}
+			if c.anc != nil && c.anc.kind == selectorExpr && childPos(c) == 1 {
+				return true // a field or method name
+			}
+			sym, ok := sc.sym[c.ident]
+			if ok && sym.kind == typeSym && sym.typ != nil && sym.typ.incomplete && sym.typ.cat == nilT && sym.typ.node != nil && sym.typ.node.kind == identExpr {
+				seen[c.ident] = true
+				out = append(out, c)
+			}
+			return true
+		}, nil)
+	}
+	return out
 }
 
 func definedType(typ *itype) error {

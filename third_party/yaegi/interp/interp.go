@@ -10,6 +10,7 @@ import (
 	"go/token"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path"
@@ -53,6 +54,8 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
+	active     int32          // calls in progress through a function value (routelab patch)
+	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
 }
 
 func (n *node) shouldBreak() bool {
@@ -110,6 +113,8 @@ type frame struct {
 
 	debug *frameDebugData
 
+	depth int32 // number of frames above this one (routelab patch)
+
 	root *frame          // global space
 	anc  *frame          // ancestor frame (caller space)
 	data []reflect.Value // values
@@ -131,6 +136,7 @@ func newFrame(anc *frame, length int, id uint64) *frame {
 	} else {
 		f.done = anc.done
 		f.root = anc.root
+		f.depth = anc.depth + 1
 	}
 	return f
 }
@@ -148,6 +154,7 @@ func (f *frame) clone() *frame {
 		id:        f.runid(),
 		done:      f.done,
 		debug:     f.debug,
+		depth:     f.depth,
 	}
 	nf.data = make([]reflect.Value, len(f.data))
 	copy(nf.data, f.data)
@@ -180,6 +187,8 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+	maxDepth     int32             // bound on nested interpreted calls, or 0
+	maxAlloc     int64             // bound on one allocation in bytes, or 0
 }
 
 // Interpreter contains global resources and state.
@@ -215,6 +224,8 @@ type Interpreter struct {
 	generic  map[string]*node
 
 	hooks *hooks // symbol hooks
+
+	redefs []redefinition // redefinitions found by the compilation in progress (routelab patch)
 
 	debugger *Debugger
 }
@@ -317,6 +328,19 @@ type Options struct {
 
 	// Unrestricted allows to run non sandboxed stdlib symbols such as os/exec and environment
 	Unrestricted bool
+
+	// MaxCallDepth bounds the nesting of interpreted calls: a call deeper
+	// panics with a StackOverflow instead of growing the Go stack until the
+	// runtime aborts the process. 0 means DefaultMaxCallDepth; a negative
+	// value, no bound. (routelab patch)
+	MaxCallDepth int
+
+	// MaxAllocBytes bounds what one make, append or array type of
+	// interpreted code may allocate: a larger request panics with a
+	// MemoryLimitError (an array type is a compile error) instead of the
+	// runtime ending the process for want of memory. 0 means no bound.
+	// (routelab patch)
+	MaxAllocBytes int64
 }
 
 // New returns a new interpreter.
@@ -369,6 +393,15 @@ func New(options Options) *Interpreter {
 	if options.SourcecodeFilesystem != nil {
 		i.opt.filesystem = options.SourcecodeFilesystem
 	}
+
+	switch {
+	case options.MaxCallDepth == 0:
+		i.opt.maxDepth = DefaultMaxCallDepth
+	case options.MaxCallDepth > 0:
+		i.opt.maxDepth = int32(min(options.MaxCallDepth, math.MaxInt32))
+	}
+
+	i.opt.maxAlloc = max(options.MaxAllocBytes, 0)
 
 	i.opt.context.GOPATH = options.GoPath
 	if len(options.BuildTags) > 0 {

@@ -15,6 +15,7 @@ type Program struct {
 	pkgName string
 	root    *node
 	init    []*node
+	redefs  []redefinition // committed once the program's code is generated
 }
 
 // PackageName returns name used in a package clause.
@@ -76,6 +77,18 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	if err != nil || root == nil {
 		return nil, err
 	}
+	snap := interp.snapshotScope(pkgName)
+	prog, err := interp.compileRoot(pkgName, root)
+	if err != nil {
+		interp.rollback(snap, root)
+	}
+	return prog, err
+}
+
+// compileRoot performs global type analysis and builds the control flow
+// graph of root.
+func (interp *Interpreter) compileRoot(pkgName string, root *node) (*Program, error) {
+	var err error
 
 	if interp.astDot {
 		dotCmd := interp.dotCmd
@@ -89,6 +102,7 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 	}
 
 	// Perform global types analysis.
+	interp.redefs = nil
 	if err = interp.gtaRetry([]*node{root}, pkgName, pkgName); err != nil {
 		return nil, err
 	}
@@ -133,7 +147,9 @@ func (interp *Interpreter) CompileAST(n ast.Node) (*Program, error) {
 		root.cfgDot(dotWriter(dotCmd))
 	}
 
-	return &Program{pkgName, root, initNodes}, nil
+	redefs := interp.redefs
+	interp.redefs = nil
+	return &Program{pkgName, root, initNodes, redefs}, nil
 }
 
 // Execute executes compiled Go code.
@@ -151,6 +167,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 	if err = genRun(p.root); err != nil {
 		return res, err
 	}
+	commitRedefinitions(p.redefs)
 
 	// Init interpreter execution memory frame.
 	interp.frame.setrunid(interp.runid())

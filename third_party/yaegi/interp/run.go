@@ -132,7 +132,7 @@ func isExecNode(n *node, exec bltn) bool {
 // originalExecNode looks in the tree of nodes for the node which has exec,
 // aside from n, in order to know where n "inherited" that exec from.
 func originalExecNode(n *node, exec bltn) *node {
-	execAddr := reflect.ValueOf(exec).Pointer()
+	execAddr := closurePointer(exec)
 	var originalNode *node
 	seen := make(map[int64]struct{})
 	root := n
@@ -156,7 +156,7 @@ func originalExecNode(n *node, exec bltn) *node {
 			if wn.exec == nil {
 				return true
 			}
-			if reflect.ValueOf(wn.exec).Pointer() == execAddr {
+			if closurePointer(wn.exec) == execAddr {
 				originalNode = wn
 				return false
 			}
@@ -204,7 +204,20 @@ func panicFunc(s *scope) string {
 // runCfg executes a node AST by walking its CFG and running node builtin at each step.
 func runCfg(n *node, f *frame, funcNode, callNode *node) {
 	var exec bltn
+	returned := false
 	defer func() {
+		if !returned && len(f.deferred) == 0 {
+			// Panicking through a frame without deferred calls: report it
+			// and let the panic go on. (routelab patch: recovering and
+			// panicking again in every frame made unwinding quadratic in
+			// the depth; 25000 frames took minutes.)
+			if oNode := originalExecNode(n, exec); oNode != nil {
+				fmt.Fprintln(n.interp.stderr, oNode.cfgErrorf("panic: %s(...)", panicFunc(oNode.scope)))
+			} else {
+				fmt.Fprintln(n.interp.stderr, n.cfgErrorf("panic: %s(...)", panicFunc(n.scope)))
+			}
+			return
+		}
 		f.mutex.Lock()
 		f.recovered = recover()
 		for _, val := range f.deferred {
@@ -230,9 +243,13 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 
 	dbg := n.interp.debugger
 	if dbg == nil {
-		for exec := n.exec; exec != nil && f.runid() == n.interp.runid(); {
+		// exec is the running step when a panic unwinds this frame, which
+		// locates the panic (routelab patch: it used to be shadowed here,
+		// so every frame was reported at its function's first statement).
+		for exec = n.exec; exec != nil && f.runid() == n.interp.runid(); {
 			exec = exec(f)
 		}
+		returned = true
 		return
 	}
 
@@ -267,6 +284,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			m = originalExecNode(m, exec)
 		}
 	}
+	returned = true
 }
 
 func stripReceiverFromArgs(signature string) (string, error) {
@@ -309,6 +327,19 @@ func typeAssert(n *node, withResult, withOk bool) {
 		setStatus = n.anc.child[1].ident != "_" // do not assign status to "_"
 	}
 
+	// routelab patch: a failed comma-ok assertion leaves the zero value in
+	// its result, as in Go (yaegi kept the variable's previous value).
+	zeroResult := withResult && withOk
+	finish := func(f *frame, ok bool) {
+		if setStatus {
+			value1(f).SetBool(ok)
+		}
+		if !ok && zeroResult {
+			v := value0(f)
+			v.Set(reflect.Zero(v.Type()))
+		}
+	}
+
 	typ := c1.typ // type to assert or convert to
 	typID := typ.id()
 	rtype := typ.refType(nil) // type to assert
@@ -319,10 +350,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 		n.exec = func(f *frame) bltn {
 			valf := value(f)
 			v, ok := valf.Interface().(valueInterface)
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
+			if setStatus || zeroResult {
+				defer func() { finish(f, ok) }()
 			}
 			if !ok {
 				if !withOk {
@@ -392,10 +421,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 			var leftType reflect.Type
 			v := value(f)
 			val, ok := v.Interface().(valueInterface)
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
+			if setStatus || zeroResult {
+				defer func() { finish(f, ok) }()
 			}
 			if ok && val.node.typ.cat != valueT {
 				m0 := val.node.typ.methods()
@@ -455,10 +482,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 	case isEmptyInterface(n.child[0].typ):
 		n.exec = func(f *frame) bltn {
 			var ok bool
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
+			if setStatus || zeroResult {
+				defer func() { finish(f, ok) }()
 			}
 			val := value(f)
 			concrete := val.Interface()
@@ -493,10 +518,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 		n.exec = func(f *frame) bltn {
 			v := value(f).Elem()
 			ok := v.IsValid()
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
+			if setStatus || zeroResult {
+				defer func() { finish(f, ok) }()
 			}
 			if !ok {
 				if !withOk {
@@ -525,10 +548,8 @@ func typeAssert(n *node, withResult, withOk bool) {
 	default:
 		n.exec = func(f *frame) bltn {
 			v, ok := value(f).Interface().(valueInterface)
-			if setStatus {
-				defer func() {
-					value1(f).SetBool(ok)
-				}()
+			if setStatus || zeroResult {
+				defer func() { finish(f, ok) }()
 			}
 			if !ok || !v.value.IsValid() {
 				ok = false
@@ -989,6 +1010,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			defer enterValueCall(def)()
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
@@ -1288,11 +1310,15 @@ func call(n *node) {
 		return
 	}
 
+	byName := callsByName(c0)
 	n.exec = func(f *frame) bltn {
 		f.mutex.Lock()
 		bf := value(f)
 		def, ok := bf.Interface().(*node)
 		if ok {
+			if byName {
+				def = latestDefinition(def)
+			}
 			bf = def.rval
 		}
 		f.mutex.Unlock()
@@ -1340,6 +1366,9 @@ func call(n *node) {
 		}
 
 		nf := newFrame(f, len(def.types), f.runid())
+		if max := n.interp.maxDepth; max > 0 && nf.depth > max {
+			panic(StackOverflow{Depth: int(max)})
+		}
 		var vararg reflect.Value
 
 		// Init return values
@@ -1845,9 +1874,7 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(mi)
-				if v.IsValid() {
-					dest(f).Set(v)
-				}
+				setMapResult(dest(f), v)
 				if doStatus {
 					value2(f).SetBool(v.IsValid())
 				}
@@ -1866,15 +1893,23 @@ func getIndexMap2(n *node) {
 		default:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(value1(f))
-				if v.IsValid() {
-					dest(f).Set(v)
-				}
+				setMapResult(dest(f), v)
 				if doStatus {
 					value2(f).SetBool(v.IsValid())
 				}
 				return next
 			}
 		}
+	}
+}
+
+// setMapResult stores the value of a comma-ok map index, the zero value
+// when the key is missing (routelab patch: yaegi kept the previous value).
+func setMapResult(dest, v reflect.Value) {
+	if v.IsValid() {
+		dest.Set(v)
+	} else {
+		dest.Set(reflect.Zero(dest.Type()))
 	}
 }
 
@@ -1890,6 +1925,7 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
+			defer enterValueCall(n)()
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
@@ -1939,7 +1975,9 @@ func getMethod(n *node) {
 	next := getExec(n.tnext)
 
 	n.exec = func(f *frame) bltn {
-		nod := *(n.val.(*node))
+		// The method as redefined last (routelab patch), bound to its receiver.
+		nod := *latestDefinition(n.val.(*node))
+		nod.redefined = nil
 		nod.val = &nod
 		nod.recv = n.recv
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
@@ -3158,12 +3196,16 @@ func appendSlice(n *node) {
 	if isString(n.child[2].typ.TypeOf()) {
 		typ := reflect.TypeOf([]byte{})
 		n.exec = func(f *frame) bltn {
-			dest(f).Set(reflect.AppendSlice(value(f), value0(f).Convert(typ)))
+			s, add := value(f), value0(f).Convert(typ)
+			checkAppend(n, s, add.Len())
+			dest(f).Set(reflect.AppendSlice(s, add))
 			return next
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			dest(f).Set(reflect.AppendSlice(value(f), value0(f)))
+			s, add := value(f), value0(f)
+			checkAppend(n, s, add.Len())
+			dest(f).Set(reflect.AppendSlice(s, add))
 			return next
 		}
 	}
@@ -3212,7 +3254,9 @@ func _append(n *node) {
 			for i, v := range values {
 				sl[i] = v(f)
 			}
-			dest(f).Set(reflect.Append(value(f), sl...))
+			s := value(f)
+			checkAppend(n, s, len(sl))
+			dest(f).Set(reflect.Append(s, sl...))
 			return next
 		}
 	default:
@@ -3229,7 +3273,9 @@ func _append(n *node) {
 		}
 
 		n.exec = func(f *frame) bltn {
-			dest(f).Set(reflect.Append(value(f), value0(f)))
+			s := value(f)
+			checkAppend(n, s, 1)
+			dest(f).Set(reflect.Append(s, value0(f)))
 			return next
 		}
 	}
@@ -3434,13 +3480,16 @@ func _make(n *node) {
 		case 3:
 			n.exec = func(f *frame) bltn {
 				length := int(vInt(value(f)))
+				checkAlloc(n, "make", int64(length), typ.Elem().Size())
 				dest(f).Set(reflect.MakeSlice(typ, length, length))
 				return next
 			}
 		case 4:
 			value1 := genValue(n.child[3])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeSlice(typ, int(vInt(value(f))), int(vInt(value1(f)))))
+				length, capacity := int(vInt(value(f))), int(vInt(value1(f)))
+				checkAlloc(n, "make", int64(max(length, capacity)), typ.Elem().Size())
+				dest(f).Set(reflect.MakeSlice(typ, length, capacity))
 				return next
 			}
 		}
@@ -3455,7 +3504,9 @@ func _make(n *node) {
 		case 3:
 			value := genValue(n.child[2])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeChan(typ, int(vInt(value(f)))))
+				size := int(vInt(value(f)))
+				checkAlloc(n, "make", int64(size), typ.Elem().Size())
+				dest(f).Set(reflect.MakeChan(typ, size))
 				return next
 			}
 		}
@@ -3470,7 +3521,9 @@ func _make(n *node) {
 		case 3:
 			value := genValue(n.child[2])
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeMapWithSize(typ, int(vInt(value(f)))))
+				hint := int(vInt(value(f)))
+				checkAlloc(n, "make", int64(hint), typ.Key().Size()+typ.Elem().Size())
+				dest(f).Set(reflect.MakeMapWithSize(typ, hint))
 				return next
 			}
 		}

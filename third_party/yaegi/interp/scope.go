@@ -1,7 +1,6 @@
 package interp
 
 import (
-	"log"
 	"reflect"
 	"strconv"
 )
@@ -204,12 +203,12 @@ func (s *scope) getType(ident string) *itype {
 // add adds a type to the scope types array, and returns its index.
 func (s *scope) add(typ *itype) (index int) {
 	if typ == nil {
-		log.Panic("nil type")
+		panic("nil type")
 	}
 	index = len(s.types)
 	t := typ.frameType()
 	if t == nil {
-		log.Panic("nil reflect type")
+		panic("nil reflect type")
 	}
 	s.types = append(s.types, t)
 	return

@@ -510,6 +510,11 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 		t = arrayOf(val, length, withNode(n), withScope(sc))
 		t.incomplete = incomplete || val.incomplete
+		if !t.incomplete {
+			if err := interp.checkArraySize(n, val, length); err != nil {
+				return nil, err
+			}
+		}
 
 	case basicLit:
 		switch v := n.rval.Interface().(type) {
@@ -688,6 +693,10 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 					t = valueTOf(rt.Out(0), withScope(sc))
 				}
 			default:
+				if isGeneric(t) && len(t.ret) == 1 {
+					t, err = genericCallType(interp, sc, n, t, seen)
+					break
+				}
 				if len(t.ret) == 1 {
 					t = t.ret[0]
 				}

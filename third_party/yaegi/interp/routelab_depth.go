@@ -1,0 +1,64 @@
+package interp
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+)
+
+// routelab patch: a bound on nested interpreted calls. Unbounded recursion in
+// interpreted code used to grow the Go stack to its 1 GB limit, where the
+// runtime ends the process ("fatal error: stack overflow"), which no recover
+// can stop. A call nested deeper than the bound panics with StackOverflow,
+// which interpreted and compiled code can recover like any panic.
+
+// DefaultMaxCallDepth is the bound when Options.MaxCallDepth is 0. Measured
+// on Go 1.26 (amd64): a level of recursion through a named function takes
+// about 0.7 KB of Go stack, through a function value (a closure) about
+// 6.5 KB, so the bound is reached within about 15 MB and 130 MB of stack.
+const DefaultMaxCallDepth = 20000
+
+// StackOverflow is the panic value of an interpreted call nested more than
+// Depth calls deep.
+type StackOverflow struct {
+	Depth int
+}
+
+func (e StackOverflow) Error() string {
+	return fmt.Sprintf("stack overflow: more than %d nested calls (unbounded recursion?)", e.Depth)
+}
+
+// enterValueCall counts a call of the interpreted function def made through
+// a function value (a closure, or a function passed to compiled code), whose
+// frame does not link to its caller's, and returns the function that ends it.
+// Calls of one function in progress at once are either nested (recursion) or
+// concurrent (goroutines); only when the Go stack is deep as well is it
+// recursion, which is what the check of the stack depth tells.
+func enterValueCall(def *node) func() {
+	if max := def.interp.maxDepth; max > 0 && atomic.AddInt32(&def.active, 1) > max {
+		if stackDeeperThan(int(max)) {
+			atomic.AddInt32(&def.active, -1)
+			panic(StackOverflow{Depth: int(max)})
+		}
+	} else if max <= 0 {
+		return func() {}
+	}
+	return func() { atomic.AddInt32(&def.active, -1) }
+}
+
+// stackDeeperThan reports whether the calling goroutine has more than n
+// frames on its stack (each level of interpreted recursion takes several).
+func stackDeeperThan(n int) bool {
+	var pc [1]uintptr
+	return runtime.Callers(n, pc[:]) > 0
+}
+
+// closurePointer identifies a closure instance (not only its code, which
+// all closures of one function literal share).
+func closurePointer(f bltn) uintptr {
+	if f == nil {
+		return 0
+	}
+	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(&f)))
+}

@@ -1,0 +1,257 @@
+package interp
+
+import "reflect"
+
+// routelab patch: the result type of a call to a generic function, inferred
+// from the types of its arguments without compiling the call. Global type
+// analysis needs it for `x := f(args)` at the top level of a REPL input,
+// where it used to register x with the unresolved type parameter and panic
+// "nil reflect type".
+
+// genericCallType returns the type of the single result of call, a call of
+// the generic function of type ft.
+func genericCallType(interp *Interpreter, sc *scope, call *node, ft *itype, seen []*node) (*itype, error) {
+	args := make([]typedArg, len(call.child)-1)
+	for i, a := range call.child[1:] {
+		at, err := nodeType2(interp, sc, a, seen)
+		if err != nil {
+			return nil, err
+		}
+		if at.incomplete {
+			return at, nil
+		}
+		args[i] = typedArg{at, a.rval}
+	}
+	bind := inferTypeArgs(sc, ft, args)
+	t, name := substType(ft.ret[0], bind)
+	if name != "" {
+		return nil, call.cfgErrorf("cannot infer %s", name)
+	}
+	return t, nil
+}
+
+// typedArg is an argument of a call: its type and, for a constant, its value.
+type typedArg struct {
+	typ *itype
+	val reflect.Value
+}
+
+// inferTypeArgs binds the type parameters of the generic function type ft
+// from the arguments of a call, as Go does: typed arguments first, then the
+// default types of untyped constant arguments for parameters still unbound
+// (the widest kind among them: 1 and 2.5 give float64), then the core types
+// of constraints (S ~[]E bound to []string binds E to string).
+// routelab patch: yaegi bound type parameters by position of appearance,
+// ignored constraints and took untyped constants' types as they came.
+func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
+	bind := map[string]*itype{}
+	untyped := map[string]*itype{}
+	for i, a := range args {
+		p := paramFor(ft.arg, i)
+		if p == nil || a.typ == nil {
+			continue
+		}
+		if !a.typ.untyped {
+			unifyType(p, a.typ, bind)
+			continue
+		}
+		if p.cat == genericT {
+			if d := a.typ.defaultType(a.val, sc); untyped[p.name] == nil || untypedRank(d) > untypedRank(untyped[p.name]) {
+				untyped[p.name] = d
+			}
+		}
+	}
+	for name, t := range untyped {
+		if bind[name] == nil {
+			bind[name] = t
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range typeParams(ft) {
+			core := coreType(g.val)
+			if b := bind[g.name]; b != nil && core != nil {
+				n := len(bind)
+				unifyType(core, b.underlying(), bind)
+				changed = changed || len(bind) > n
+			}
+		}
+	}
+	return bind
+}
+
+// untypedRank orders the default types of untyped constants: a mix of
+// kinds takes the last of int, rune, float64, complex128.
+func untypedRank(t *itype) int {
+	switch t.cat {
+	case int32T:
+		return 1
+	case float64T:
+		return 2
+	case complex128T:
+		return 3
+	}
+	return 0
+}
+
+// typeParams returns the type parameters of a generic function type, as
+// the generic types that stand for them, in declaration order.
+func typeParams(ft *itype) []*itype {
+	var out []*itype
+	seen := map[string]bool{}
+	var walk func(t *itype)
+	walk = func(t *itype) {
+		if t == nil {
+			return
+		}
+		switch t.cat {
+		case genericT:
+			if !seen[t.name] {
+				seen[t.name] = true
+				out = append(out, t)
+				if core := coreType(t.val); core != nil {
+					walk(core)
+				}
+			}
+		case ptrT, sliceT, arrayT, chanT, chanSendT, chanRecvT, variadicT:
+			walk(t.val)
+		case mapT:
+			walk(t.key)
+			walk(t.val)
+		case funcT:
+			for _, a := range t.arg {
+				walk(a)
+			}
+			for _, r := range t.ret {
+				walk(r)
+			}
+		}
+	}
+	walk(ft)
+	return out
+}
+
+// coreType is the single type a constraint allows (up to underlying types),
+// or nil. A constraint written as a type (~[]E) is that type.
+func coreType(c *itype) *itype {
+	if c == nil {
+		return nil
+	}
+	if c.cat != interfaceT && c.cat != constraintT {
+		return c
+	}
+	if len(c.constraint)+len(c.ulconstraint) != 1 {
+		return nil
+	}
+	if len(c.constraint) == 1 {
+		return c.constraint[0]
+	}
+	return c.ulconstraint[0]
+}
+
+// paramFor is the type of the parameter that takes argument i, the element
+// type of a final variadic parameter included.
+func paramFor(params []*itype, i int) *itype {
+	switch n := len(params); {
+	case n == 0:
+		return nil
+	case i >= n-1 && params[n-1].cat == variadicT:
+		return params[n-1].val
+	case i < n:
+		return params[i]
+	}
+	return nil
+}
+
+// unifyType binds the type parameters in p to the matching parts of a.
+func unifyType(p, a *itype, bind map[string]*itype) {
+	if p == nil || a == nil {
+		return
+	}
+	switch p.cat {
+	case genericT:
+		if bind[p.name] == nil {
+			bind[p.name] = a
+		}
+	case ptrT, sliceT, arrayT, chanT, chanSendT, chanRecvT, variadicT:
+		unifyType(p.val, a.val, bind)
+	case mapT:
+		unifyType(p.key, a.key, bind)
+		unifyType(p.val, a.val, bind)
+	case funcT:
+		for i := 0; i < len(p.arg) && i < len(a.arg); i++ {
+			unifyType(p.arg[i], a.arg[i], bind)
+		}
+		for i := 0; i < len(p.ret) && i < len(a.ret); i++ {
+			unifyType(p.ret[i], a.ret[i], bind)
+		}
+	}
+}
+
+// substType replaces the type parameters of t by their bindings. It returns
+// the name of a type parameter it could not replace, if any.
+func substType(t *itype, bind map[string]*itype) (*itype, string) {
+	var sub func(*itype) *itype
+	missing := ""
+	sub = func(t *itype) *itype {
+		if t == nil || missing != "" {
+			return t
+		}
+		switch t.cat {
+		case genericT:
+			if b := bind[t.name]; b != nil {
+				return b
+			}
+			missing = t.name
+			return t
+		case ptrT:
+			return ptrOf(sub(t.val), withScope(t.scope))
+		case sliceT:
+			return sliceOf(sub(t.val), withScope(t.scope))
+		case arrayT:
+			return arrayOf(sub(t.val), t.length, withScope(t.scope))
+		case chanT:
+			return chanOf(sub(t.val), chanSendRecv, withScope(t.scope))
+		case chanSendT:
+			return chanOf(sub(t.val), chanSend, withScope(t.scope))
+		case chanRecvT:
+			return chanOf(sub(t.val), chanRecv, withScope(t.scope))
+		case mapT:
+			return mapOf(sub(t.key), sub(t.val), withScope(t.scope))
+		case funcT:
+			args := make([]*itype, len(t.arg))
+			for i, a := range t.arg {
+				args[i] = sub(a)
+			}
+			rets := make([]*itype, len(t.ret))
+			for i, r := range t.ret {
+				rets[i] = sub(r)
+			}
+			return funcOf(args, rets, withScope(t.scope))
+		}
+		if containsGeneric(t) {
+			missing = t.id()
+		}
+		return t
+	}
+	out := sub(t)
+	return out, missing
+}
+
+// containsGeneric reports whether t still mentions a type parameter.
+func containsGeneric(t *itype) bool {
+	if t == nil {
+		return false
+	}
+	switch t.cat {
+	case genericT:
+		return true
+	case structT:
+		for _, f := range t.field {
+			if containsGeneric(f.typ) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,338 @@
+package interp_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Tests of routelab's patches (see ../ROUTELAB.md). Each input is evaluated
+// as a REPL input, in order, in one interpreter: the way notebook cells run.
+
+type step struct {
+	src  string
+	want string // fmt %v of the result, or the error text when err is set
+	err  bool
+}
+
+func runSteps(t *testing.T, opts interp.Options, steps []step) {
+	t.Helper()
+	i := interp.New(opts)
+	if err := i.Use(stdlib.Symbols); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		v, err := eval(i, s.src)
+		switch {
+		case s.err && err == nil:
+			t.Errorf("%q: got %v, want an error containing %q", s.src, v, s.want)
+		case s.err && !strings.Contains(err.Error(), s.want):
+			t.Errorf("%q: error %q, want it to contain %q", s.src, err, s.want)
+		case !s.err && err != nil:
+			t.Errorf("%q: error %v, want %s", s.src, err, s.want)
+		case !s.err && s.want != "" && fmt.Sprint(v) != s.want:
+			t.Errorf("%q = %v, want %s", s.src, v, s.want)
+		}
+	}
+}
+
+// eval is Eval with the compiler's own panics turned into errors.
+func eval(i *interp.Interpreter, src string) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	rv, err := i.Eval(src)
+	if err != nil || !rv.IsValid() || !rv.CanInterface() {
+		return nil, err
+	}
+	return rv.Interface(), nil
+}
+
+func TestRoutelabCommaOKAtTopLevel(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `m := map[string]int{"a": 1}`},
+		{src: `v, ok := m["a"]`},
+		{src: `v`, want: "1"},
+		{src: `ok`, want: "true"},
+		{src: `w, found := m["zz"]`},
+		{src: `w`, want: "0"},
+		{src: `found`, want: "false"},
+		{src: `var x interface{} = 3`},
+		{src: `n, isInt := x.(int)`},
+		{src: `n * 2`, want: "6"},
+		{src: `isInt`, want: "true"},
+		{src: `s, isStr := x.(string)`},
+		{src: `len(s)`, want: "0"},
+		{src: `isStr`, want: "false"},
+		{src: `ch := make(chan int, 1)`},
+		{src: `ch <- 4`},
+		{src: `r, open := <-ch`},
+		{src: `r`, want: "4"},
+		{src: `open`, want: "true"},
+		{src: `func sum() int { return v + n + r }`},
+		{src: `sum()`, want: "8"},
+	})
+}
+
+// A failed comma-ok lookup or assertion yields the zero value, also when the
+// variable held something before (yaegi kept the previous value).
+func TestRoutelabCommaOKZeroOnFailure(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func lookups() []int {
+	m := map[int]int{1: 10, 3: 30}
+	var out []int
+	for k := 1; k <= 3; k++ {
+		v, _ := m[k]
+		out = append(out, v)
+	}
+	return out
+}`},
+		{src: `lookups()`, want: "[10 0 30]"},
+		{src: `func asserts() []int {
+	xs := []interface{}{1, "a", 3}
+	var out []int
+	for _, x := range xs {
+		n, _ := x.(int)
+		out = append(out, n)
+	}
+	return out
+}`},
+		{src: `asserts()`, want: "[1 0 3]"},
+	})
+}
+
+func TestRoutelabGenericCallAtTopLevel(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func first[T any](xs []T) T { return xs[0] }`},
+		{src: `y := first([]int{4, 5})`},
+		{src: `y + 1`, want: "5"},
+		{src: `func biggest[T int | float64](x T, ys ...T) T { for _, v := range ys { if v > x { x = v } }; return x }`},
+		{src: `a := biggest(3, 7, 2)`},
+		{src: `a * 2`, want: "14"},
+		// Untyped constants of mixed kinds take the widest default type.
+		{src: `b := biggest(1, 2.5)`},
+		{src: `b`, want: "2.5"},
+		{src: `var f float64 = 4`},
+		// A typed argument binds the type parameter before untyped ones.
+		{src: `c := biggest(1, f)`},
+		{src: `c / 8`, want: "0.5"},
+		{src: `func keys[K comparable, V any](m map[K]V) []K { var r []K; for k := range m { r = append(r, k) }; return r }`},
+		{src: `ks := keys(map[string]int{"x": 1})`},
+		{src: `ks`, want: "[x]"},
+		// Type parameters bound by name, not by order of appearance.
+		{src: `func pick[A, B any](b B, a A) A { return a }`},
+		{src: `p := pick("s", 9)`},
+		{src: `p + 1`, want: "10"},
+		// Core type inference: S ~[]E binds E.
+		{src: `import "slices"`},
+		{src: `c2 := slices.Clone([]string{"p", "q"})`},
+		{src: `c2`, want: "[p q]"},
+		{src: `func inside() []string { return slices.Clone([]string{"r"}) }`},
+		{src: `inside()`, want: "[r]"},
+		{src: `i := slices.Index(c2, "q")`},
+		{src: `i`, want: "1"},
+	})
+}
+
+func TestRoutelabUndefinedNames(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `busy := scm.Rate(175)`, err: true, want: "1:36: undefined: scm"},
+		{src: `z := 1 + yy`, err: true, want: "1:37: undefined: yy"},
+		// The placeholder of the failed input does not linger as a type.
+		{src: `yy := 3`},
+		{src: `z := 1 + yy`},
+		{src: `z`, want: "4"},
+		{src: `u := strings.ToUpper("a")`, err: true, want: "undefined: strings"},
+		{src: `k := f2(3)`, err: true, want: "undefined: f2"},
+	})
+}
+
+// A failed compilation changes nothing: the function or method it declared
+// is not half-defined afterwards.
+func TestRoutelabFailedCompilationChangesNothing(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func broken() int { return 1 }`},
+		{src: `func broken() int { return undefinedThing }`, err: true, want: "undefined: undefinedThing"},
+		{src: `broken()`, want: "1"},
+		{src: `x := 5`},
+		{src: `x := "str" + undefinedY`, err: true, want: "undefined: undefinedY"},
+		{src: `x`, want: "5"},
+		{src: `type Q struct{ a int }`},
+		{src: `func (q Q) Get() int { return q.a + nope }`, err: true, want: "undefined: nope"},
+		{src: `Q{3}.Get()`, err: true, want: "undefined selector: Get"},
+		{src: `func (q Q) Get() int { return q.a }`},
+		{src: `Q{3}.Get()`, want: "3"},
+	})
+}
+
+func TestRoutelabRedefinitionBindsLate(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func cost() int { return 1 }`},
+		{src: `f := func() int { return cost() }`},
+		{src: `func caller() int { return cost() * 10 }`},
+		{src: `v := cost`},
+		{src: `type T struct{}`},
+		{src: `func (T) M() int { return cost() + 100 }`},
+		{src: `func (t T) N() int { return t.M() }`},
+		{src: `var s interface{ M() int } = T{}`},
+		{src: `func cost() int { return 2 }`},
+		{src: `f()`, want: "2"},       // a closure naming cost
+		{src: `caller()`, want: "20"}, // a function naming cost
+		{src: `v()`, want: "1"},       // a function value keeps its version
+		{src: `T{}.N()`, want: "102"}, // a method naming cost
+		{src: `func (T) M() int { return 7 }`},
+		{src: `T{}.N()`, want: "7"}, // a method naming a redefined method
+		{src: `s.M()`, want: "7"},   // through an interface
+		{src: `T.M(T{})`, want: "7"},
+		// A new signature is a new function: earlier callers keep the old.
+		{src: `func cost() string { return "x" }`},
+		{src: `caller()`, want: "20"},
+		{src: `cost()`, want: "x"},
+		{src: `func (T) M() string { return "bad" }`, err: true, want: "method M already declared with another signature"},
+		{src: `func fact(n int) int { if n == 0 { return 1 }; return n * fact(n-1) }`},
+		{src: `func fact(n int) int { if n <= 1 { return 1 }; return 2 * n * fact(n-1) }`},
+		{src: `fact(3)`, want: "24"},
+	})
+}
+
+func TestRoutelabStackOverflow(t *testing.T) {
+	src := `func rec(n int) int { if n == 0 { return 0 }; return rec(n-1) + 1 }
+func inf(n int) int { return inf(n+1) + 1 }
+var rc func(int) int
+var rinf func(int) int
+func init() {
+	rc = func(n int) int { if n == 0 { return 0 }; return rc(n-1) + 1 }
+	rinf = func(n int) int { return rinf(n+1) + 1 }
+}`
+	for _, call := range []string{"inf(0)", "rinf(0)"} {
+		t.Run(call, func(t *testing.T) {
+			var stderr strings.Builder
+			i := interp.New(interp.Options{MaxCallDepth: 2000, Stderr: &stderr})
+			if _, err := i.Eval(src); err != nil {
+				t.Fatal(err)
+			}
+			_, err := i.Eval(call)
+			var p interp.Panic
+			if !errors.As(err, &p) {
+				t.Fatalf("%s: error %v, want an interp.Panic", call, err)
+			}
+			if so, ok := p.Value.(interp.StackOverflow); !ok || so.Depth != 2000 {
+				t.Fatalf("%s: panic value %v, want StackOverflow{2000}", call, p.Value)
+			}
+			// The interpreter stays usable, and recursion within the bound works.
+			if v, err := i.Eval("rec(1900) + rc(1900)"); err != nil || v.Int() != 3800 {
+				t.Errorf("after the overflow: rec(1900) + rc(1900) = %v, %v", v, err)
+			}
+		})
+	}
+}
+
+// The default bound lets 10,000 levels of recursion through, named or
+// through a closure, and stops unbounded recursion well before the Go
+// stack's limit.
+func TestRoutelabDefaultDepth(t *testing.T) {
+	i := interp.New(interp.Options{Stderr: &strings.Builder{}})
+	if _, err := i.Eval(`func rec(n int) int { if n == 0 { return 0 }; return rec(n-1) + 1 }
+var rc func(int) int
+func init() { rc = func(n int) int { if n == 0 { return 0 }; return rc(n-1) + 1 } }`); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := i.Eval("rec(10000) + rc(10000)"); err != nil || v.Int() != 20000 {
+		t.Fatalf("rec(10000) + rc(10000) = %v, %v", v, err)
+	}
+	start := time.Now()
+	_, err := i.Eval("rec(-1)")
+	var p interp.Panic
+	if !errors.As(err, &p) {
+		t.Fatalf("rec(-1): %v, want a StackOverflow panic", err)
+	}
+	if so, ok := p.Value.(interp.StackOverflow); !ok || so.Depth != interp.DefaultMaxCallDepth {
+		t.Fatalf("rec(-1): panic %v", p.Value)
+	}
+	t.Logf("unbounded named recursion stopped after %v", time.Since(start))
+}
+
+// Many concurrent calls of one closure are not mistaken for recursion.
+func TestRoutelabConcurrentClosureCallsAreNotRecursion(t *testing.T) {
+	runSteps(t, interp.Options{MaxCallDepth: 50}, []step{
+		{src: `import "sync"`},
+		{src: `func run() int {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	release := make(chan struct{})
+	n := 0
+	work := func() { defer wg.Done(); <-release; mu.Lock(); n++; mu.Unlock() }
+	for k := 0; k < 200; k++ {
+		wg.Add(1)
+		go work()
+	}
+	close(release)
+	wg.Wait()
+	return n
+}`},
+		{src: `run()`, want: "200"},
+	})
+}
+
+// A panic is located at the statement that panicked in each frame.
+func TestRoutelabPanicPositions(t *testing.T) {
+	var stderr strings.Builder
+	i := interp.New(interp.Options{Stderr: &stderr})
+	if _, err := i.Eval("func f(xs []int) int {\n\tn := len(xs)\n\treturn xs[n]\n}\nfunc g() int {\n\ta := 1\n\treturn f(nil) + a\n}"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval("g()"); err == nil {
+		t.Fatal("g() did not panic")
+	}
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "3:") || !strings.Contains(lines[0], "main.f") ||
+		!strings.HasPrefix(lines[1], "7:") || !strings.Contains(lines[1], "main.g") {
+		t.Errorf("panic report:\n%s\nwant main.f at line 3, then main.g at line 7", stderr.String())
+	}
+}
+
+// Internal compiler failures no longer print through the log package.
+func TestRoutelabNoLogOutput(t *testing.T) {
+	var stderr strings.Builder
+	i := interp.New(interp.Options{Stderr: &stderr})
+	for _, src := range []string{`m := map[string]int{}`, `v, ok := m["a"]`, `func g[T any](x T) T { return x }`, `y := g(2)`} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
+
+func TestRoutelabAllocationBound(t *testing.T) {
+	runSteps(t, interp.Options{MaxAllocBytes: 1 << 30}, []step{
+		{src: `a := make([]int64, 1<<40)`, err: true, want: "make: 8.0 TiB is more than one allocation may take here (1.0 GiB)"},
+		{src: `b := make([]byte, 10, 1<<40)`, err: true, want: "make: 1.0 TiB"},
+		{src: `m := make(map[int]int, 1<<40)`, err: true, want: "make: 16.0 TiB"},
+		{src: `c := make(chan int, 1<<40)`, err: true, want: "make: 8.0 TiB"},
+		{src: `var big [1 << 40]byte`, err: true, want: "array of 1099511627776 uint8 is larger than one allocation may be here (1.0 GiB)"},
+		{src: `s := make([]byte, 1<<20)`},
+		{src: `t := make([]byte, 1<<29)`},
+		{src: `s = append(s, t...)`},
+		{src: `s = append(s, t...)`, err: true, want: "append: 1.2 GiB"},
+		{src: `len(s)`, want: "537919488"},
+	})
+	// Growing one element at a time stops at the bound, recoverably.
+	runSteps(t, interp.Options{MaxAllocBytes: 1 << 20}, []step{
+		{src: `func grow() (n int) {
+	defer func() { recover() }()
+	var xs []int64
+	for { xs = append(xs, 1); n = len(xs) }
+}`},
+		{src: `n := grow()`},
+		{src: `n > 1<<16 && n <= 1<<17`, want: "true"},
+	})
+}
