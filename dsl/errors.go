@@ -15,10 +15,12 @@ import (
 
 // Error names used in *display.Error values.
 const (
-	CompileError = "CompileError" // syntax, type and unsupported-feature errors: nothing of the chunk ran
-	RuntimeError = "RuntimeError" // a Go runtime error (index out of range, nil map, ...)
-	PanicError   = "Panic"        // a panic with any other value
-	Interrupted  = "Interrupted"  // the cell was interrupted
+	CompileError  = "CompileError"  // syntax, type and unsupported-feature errors: nothing of the chunk ran
+	RuntimeError  = "RuntimeError"  // a Go runtime error (index out of range, nil map, ...)
+	PanicError    = "Panic"         // a panic with any other value
+	Interrupted   = "Interrupted"   // the cell was interrupted
+	StackOverflow = "StackOverflow" // calls nested deeper than the session allows (unbounded recursion)
+	MemoryError   = "MemoryError"   // an allocation larger than the session allows
 )
 
 // cellError is an error at a position of the running cell (0 when unknown).
@@ -35,38 +37,45 @@ func (e *cellError) Error() string {
 }
 
 // frame is one interpreted call frame of a panic, as yaegi reports it on its
-// error stream ("L:C: panic: main.f(...)").
+// error stream ("cell3.go:2:5: panic: main.f(...)").
 type frame struct {
-	Line, Col int
-	Func      string
+	File            string
+	Cell, Line, Col int
+	Func            string
 }
 
 var (
-	// yaegi prefixes compile errors with "L:C: " (the file name is trimmed
-	// because every chunk is compiled as _.go).
-	posPrefix = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): `)
+	// yaegi prefixes compile errors with "file:L:C: ".
+	posPrefix = regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): `)
 	// yaegi prints one such line per interpreted frame a panic unwinds.
-	panicLine = regexp.MustCompile(`^(?:_\.go:)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+	panicLine = regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
 )
 
 // compileFailure turns a parser or yaegi compile error into a cellError
-// positioned in the cell.
-func compileFailure(err error) *cellError {
+// positioned in the running cell. A position in other code (a function of
+// an earlier cell, the prelude) stays in the message.
+func (s *Session) compileFailure(err error) *cellError {
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		return &cellError{Line: list[0].Pos.Line, Col: list[0].Pos.Column, Msg: list[0].Msg}
+		_, line := splitLine(list[0].Pos.Line)
+		return &cellError{Line: line, Col: list[0].Pos.Column, Msg: list[0].Msg}
 	}
 	var ce *cellError
 	if errors.As(err, &ce) {
 		return ce
 	}
 	msg := strings.ReplaceAll(err.Error(), typeParamPrefix, "")
-	if m := posPrefix.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		return &cellError{Line: line, Col: col, Msg: msg[len(m[0]):]}
+	m := posPrefix.FindStringSubmatch(msg)
+	if m == nil {
+		return &cellError{Msg: msg}
 	}
-	return &cellError{Msg: msg}
+	raw, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	cell, line := splitLine(raw)
+	if cell != s.cells {
+		return &cellError{Msg: fmt.Sprintf("%s (%s, line %d:%d)", msg[len(m[0]):], s.where(cell, m[1]), line, col)}
+	}
+	return &cellError{Line: line, Col: col, Msg: msg[len(m[0]):]}
 }
 
 // newError builds the notebook form of an error: the name, the message and a
@@ -108,35 +117,80 @@ func firstBytes(s string, n int) string {
 	return s[:n]
 }
 
-// panicError converts a recovered interpreted panic. frames are the lines
-// yaegi reported while unwinding (innermost first), located through the
-// session's symbols; its line for the cell itself ("main") is unreliable, so
-// line and col come from the statement the cell was running.
-func panicError(p interp.Panic, frames []frame, line, col int, where func(fn string) string, cell string) *display.Error {
-	name := PanicError
-	if _, ok := p.Value.(runtime.Error); ok {
-		name = RuntimeError
+// panicName is the error name of a panic value.
+func panicName(v any) string {
+	switch v.(type) {
+	case interp.StackOverflow:
+		return StackOverflow
+	case interp.MemoryLimitError:
+		return MemoryError
+	case runtime.Error:
+		return RuntimeError
 	}
 	// A library's own failures (lab's *Error) name themselves, e.g.
 	// ValueError for a bad argument or Interrupted.
-	if n, ok := p.Value.(interface{ ErrorName() string }); ok {
-		name = n.ErrorName()
+	if n, ok := v.(interface{ ErrorName() string }); ok {
+		return n.ErrorName()
 	}
+	return PanicError
+}
+
+// panicError converts a recovered interpreted panic. frames are the lines
+// yaegi reported while unwinding (innermost first); line and col locate the
+// top-level statement of the cell that was running.
+func (s *Session) panicError(p interp.Panic, frames []frame, line, col int, cell string) *display.Error {
 	msg := fmt.Sprint(p.Value)
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
 	}
 	at := &cellError{Line: line, Col: col, Msg: msg}
-	var tb []string
-	for _, f := range frames {
-		if f.Func != "main" {
-			tb = append(tb, fmt.Sprintf("  in %s, %s line %d:%d", f.Func, where(f.Func), f.Line, f.Col))
-		}
-	}
+	tb := s.traceback(frames)
 	if line > 0 {
 		tb = append(tb, fmt.Sprintf("  in the statement at line %d:%d of this cell", line, col))
 	}
-	return newError(name, at, tb, cell)
+	return newError(panicName(p.Value), at, tb, cell)
+}
+
+// traceback describes the interpreted frames of a panic, innermost first;
+// a run of identical frames (deep recursion) is shown once, with its count.
+func (s *Session) traceback(frames []frame) []string {
+	var tb []string
+	for i := 0; i < len(frames); {
+		f := frames[i]
+		n := 1
+		for i+n < len(frames) && frames[i+n] == f {
+			n++
+		}
+		i += n
+		if f.Func == "main" {
+			continue // the cell's own top level: located by its statement
+		}
+		file := f.File
+		if pkg, _, ok := strings.Cut(f.Func, "."); ok && f.Cell == 0 && genericSources[pkg] {
+			file = pkg + ".go"
+		}
+		line := fmt.Sprintf("  in %s, %s, line %d:%d", funcName(f.Func), s.where(f.Cell, file), f.Line, f.Col)
+		if n > 1 {
+			line += fmt.Sprintf(" (%d nested calls)", n)
+		}
+		tb = append(tb, line)
+	}
+	return tb
+}
+
+// funcName turns yaegi's name of a frame's function into Go's way of
+// writing it: "cost", "T.M", "a function literal in cost".
+func funcName(fn string) string {
+	if base, ok := strings.CutSuffix(fn, ".func"); ok {
+		if base == "" || base == "main" {
+			return "a function literal"
+		}
+		return "a function literal in " + funcName(base)
+	}
+	if fn == "func" {
+		return "a function literal"
+	}
+	return fn
 }
 
 // parsePanicLine recognises yaegi's per-frame panic report.
@@ -145,11 +199,12 @@ func parsePanicLine(s string) (frame, bool) {
 	if m == nil {
 		return frame{}, false
 	}
-	line, _ := strconv.Atoi(m[1])
-	col, _ := strconv.Atoi(m[2])
-	fn := strings.TrimPrefix(m[3], "main.")
+	raw, _ := strconv.Atoi(m[2])
+	col, _ := strconv.Atoi(m[3])
+	cell, line := splitLine(raw)
+	fn := strings.TrimPrefix(m[4], "main.")
 	if fn == "_rl_main" {
 		fn = "main" // a script's func main, renamed to run once
 	}
-	return frame{Line: line, Col: col, Func: fn}, true
+	return frame{File: m[1], Cell: cell, Line: line, Col: col, Func: fn}, true
 }

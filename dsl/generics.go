@@ -149,11 +149,6 @@ func (s *Session) evalRenamed(src string, dropImports bool) (err error) {
 		}
 		f.Decls = decls
 	}
-	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			inlineCoreTypes(fd)
-		}
-	}
 	renameTypeParams(f)
 	prog, err := s.in.CompileAST(f)
 	if err != nil {
@@ -206,92 +201,4 @@ func (s *Session) sourceFuncs(p string) []string {
 func (s *Session) sourceDoc(p, name string) (string, bool) {
 	d, ok := s.sourceDocs()[p][name]
 	return d, ok
-}
-
-// inlineCoreTypes replaces a type parameter constrained to ~[]E or
-// ~map[K]V by that type: yaegi v0.16.1 cannot infer E (or K, V) from an
-// argument of type S, so slices.Reverse(xs) would not compile. Functions
-// then return []E rather than the caller's named slice type.
-func inlineCoreTypes(fd *ast.FuncDecl) {
-	tp := fd.Type.TypeParams
-	if tp == nil {
-		return
-	}
-	subst := map[string]ast.Expr{}
-	var keep []*ast.Field
-	for _, f := range tp.List {
-		u, ok := f.Type.(*ast.UnaryExpr)
-		core := ok && u.Op == token.TILDE
-		if core {
-			switch t := u.X.(type) {
-			case *ast.ArrayType:
-				core = t.Len == nil
-			case *ast.MapType:
-			default:
-				core = false
-			}
-		}
-		if !core || len(f.Names) != 1 {
-			keep = append(keep, f)
-			continue
-		}
-		subst[f.Names[0].Name] = u.X
-	}
-	if len(subst) == 0 {
-		return
-	}
-	tp.List = keep
-	replaceIdents(reflect.ValueOf(fd.Type), subst)
-	replaceIdents(reflect.ValueOf(fd.Body), subst)
-}
-
-var exprType = reflect.TypeOf((*ast.Expr)(nil)).Elem()
-
-// replaceIdents replaces, anywhere under v, the identifiers named in subst
-// used as expressions by (shared) copies of their substitutes.
-func replaceIdents(v reflect.Value, subst map[string]ast.Expr) {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			replaceIdents(v.Elem(), subst)
-		}
-	case reflect.Slice:
-		for i := 0; i < v.Len(); i++ {
-			replaceIdents(v.Index(i), subst)
-		}
-	case reflect.Struct:
-		// The parser still links identifiers to ast.Objects, which link back:
-		// not descending into them keeps the walk finite.
-		//lint:ignore SA1019 skipping the deprecated links, not using them
-		if _, ok := v.Addr().Interface().(*ast.Object); ok {
-			return
-		}
-		if _, ok := v.Addr().Interface().(*ast.SelectorExpr); ok {
-			replaceIdents(v.FieldByName("X"), subst)
-			return
-		}
-		for i := 0; i < v.NumField(); i++ {
-			f := v.Field(i)
-			if f.Type() == exprType && !f.IsNil() {
-				if id, ok := f.Interface().(*ast.Ident); ok {
-					if r, ok := subst[id.Name]; ok {
-						f.Set(reflect.ValueOf(r))
-						continue
-					}
-				}
-			}
-			if f.Kind() == reflect.Slice && f.Type().Elem() == exprType {
-				for k := 0; k < f.Len(); k++ {
-					if id, ok := f.Index(k).Interface().(*ast.Ident); ok {
-						if r, ok := subst[id.Name]; ok {
-							f.Index(k).Set(reflect.ValueOf(r))
-						}
-					}
-				}
-			}
-			if f.CanSet() {
-				replaceIdents(f, subst)
-			}
-		}
-	}
 }

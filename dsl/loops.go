@@ -9,17 +9,21 @@ import (
 
 func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	rw.expr(sc, s.X)
-	if isSliceIter(s.X) && s.Key != nil && s.Value == nil {
+	if isSliceIter(s.X) && s.Key != nil && s.Value == nil && rw.on(passMapsKeys) {
 		// The prelude's maps.Keys and maps.Values return slices; Go 1.23's
 		// return iterators, whose single range variable is the element.
 		s.Value, s.Key = s.Key, &ast.Ident{NamePos: s.Key.Pos(), Name: "_"}
 	}
 	switch rw.classOf(sc, s.X) {
 	case funcClass:
-		rw.fail(s.X.Pos(), "range over a function (%s) is not supported by yaegi v0.16.1: call it with a yield function instead, e.g. seq(func(v T) bool { ...; return true })", exprString(s.X))
-		return []ast.Stmt{s}
+		if rw.on(passRangeFunc) {
+			rw.fail(s.X.Pos(), "range over a function (%s) is not supported in cells: call it with a yield function instead, e.g. seq(func(v T) bool { ...; return true })", exprString(s.X))
+			return []ast.Stmt{s}
+		}
 	case intClass:
-		return rw.rangeInt(sc, s)
+		if rw.on(passRangeInt) {
+			return rw.rangeInt(sc, s)
+		}
 	case unknownClass:
 		if rw.unknownRange == nil {
 			rw.unknownRange = s.X
@@ -29,7 +33,7 @@ func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	inner.define(s.Key, unknownClass)
 	inner.define(s.Value, unknownClass)
 	rw.body(inner, s.Body)
-	if s.Tok != token.DEFINE {
+	if s.Tok != token.DEFINE || !rw.on(passLoopVars) {
 		return []ast.Stmt{s}
 	}
 	var copies []*ast.Ident
@@ -86,7 +90,7 @@ func (rw *rewriter) rangeInt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 // its own copy. A body that also changes the variable cannot be expressed
 // that way and is rejected.
 func (rw *rewriter) forStmt(sc *scope, s *ast.ForStmt) []ast.Stmt {
-	if len(s.Body.List) == 0 {
+	if len(s.Body.List) == 0 && rw.on(passEmptyLoop) {
 		// yaegi compiles an empty loop body into a function calling itself:
 		// the loop cannot be interrupted and ends in a fatal stack overflow.
 		s.Body.List = []ast.Stmt{synthStmt("_ = 0", s.Body.Lbrace)}
@@ -97,7 +101,7 @@ func (rw *rewriter) forStmt(sc *scope, s *ast.ForStmt) []ast.Stmt {
 	rw.expr(inner, s.Post)
 	rw.body(inner, s.Body)
 	init, ok := s.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE {
+	if !ok || init.Tok != token.DEFINE || !rw.on(passLoopVars) {
 		return []ast.Stmt{s}
 	}
 	var copies []*ast.Ident
@@ -107,7 +111,7 @@ func (rw *rewriter) forStmt(sc *scope, s *ast.ForStmt) []ast.Stmt {
 			continue
 		}
 		if assigned(id.Name, s.Body) {
-			rw.fail(id.Pos(), "loop variable %s is changed in the loop body and captured by a closure or pointer: yaegi v0.16.1 cannot give it Go 1.22 per-iteration semantics; capture a copy instead (%s := %s)", id.Name, id.Name+"Copy", id.Name)
+			rw.fail(id.Pos(), "loop variable %s is changed in the loop body and captured by a closure or pointer: cells cannot give it Go 1.22 per-iteration semantics; capture a copy instead (%s := %s)", id.Name, id.Name+"Copy", id.Name)
 			return []ast.Stmt{s}
 		}
 		name, renamed := id.Name, rw.fresh(id.Name)

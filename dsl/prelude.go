@@ -31,12 +31,6 @@ func max[T _rl_ordered](x T, y ...T) T {
 	return x
 }
 
-// _rl_zero is the zero value of v's type (see commaok.go).
-func _rl_zero[T any](v T) T {
-	var z T
-	return z
-}
-
 // clear deletes all entries of a map or zeroes all elements of a slice,
 // like Go's builtin clear.
 func clear(v any) { _rl.Clear(v) }
@@ -105,10 +99,6 @@ func displaySVG(svg string) { _rl.DisplayMIME("image/svg+xml", svg) }
 func clearOutput(wait bool) { _rl.ClearOutput(wait) }
 
 func _rl_goPanic(r any) { _rl.GoPanic(r) }
-
-// _rl_at is the line*10000+column of the top-level statement running, for
-// tracebacks (yaegi does not locate a panic within the cell's own code).
-var _rl_at int
 `
 
 // preludeSlices adds to yaegi's interpreted slices package the functions of

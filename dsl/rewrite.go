@@ -7,25 +7,18 @@ import (
 	"strconv"
 )
 
-// The rewriter brings a chunk's syntax tree to what yaegi v0.16.1 runs with
-// Go 1.22+ meaning, or rejects it with a precise message. It edits the tree
-// in place; synthesized nodes carry the position of the code they replace,
-// so errors still point into the cell. What it does (docs/dsl.md has the
-// table):
-//   - range over an integer becomes a counting loop;
-//   - a loop variable captured by a closure (or whose address is taken) gets
-//     a fresh copy per iteration, as in Go 1.22;
-//   - `for k := range maps.Keys(m)` ranges over the returned slice's values;
-//   - range over a function, and rand.N, are rejected;
-//   - min/max get their non-constant arguments first (so the generic
-//     prelude functions infer the right type) or are folded when constant;
-//   - `go f(x)` runs f under a recover so that its panic is reported
-//     instead of killing the process.
+// The rewriter walks a chunk's statements (function bodies included) and
+// applies the statement rewrites of the passes listed in passes.go that are
+// enabled. It edits the tree in place; synthesized nodes carry the position
+// of the code they replace, so errors still point into the cell.
 
 type rewriter struct {
-	types typeOracle
-	n     int   // counter for fresh names
-	err   error // first rejection
+	// disabled names passes not to apply (gaps_test.go turns passes off to
+	// show the gap each one closes).
+	disabled map[string]bool
+	types    typeOracle
+	n        int   // counter for fresh names
+	err      error // first rejection
 	// unknownRange is a range expression whose type could not be told; if
 	// yaegi then fails, it is the likely cause.
 	unknownRange ast.Expr
@@ -65,6 +58,8 @@ type posError struct {
 }
 
 func (e *posError) Error() string { return e.msg }
+
+func (rw *rewriter) on(pass string) bool { return !rw.disabled[pass] }
 
 func (rw *rewriter) fresh(base string) string {
 	rw.n++
@@ -118,22 +113,16 @@ func (rw *rewriter) stmt(sc *scope, s ast.Stmt) []ast.Stmt {
 		if s.Else != nil {
 			s.Else = rw.stmt(inner, s.Else)[0]
 		}
-		return rw.hoistInit(&s.Init, s)
 	case *ast.SwitchStmt:
 		inner := newScope(sc)
 		rw.simple(inner, s.Init)
 		rw.expr(inner, s.Tag)
 		rw.clauses(inner, s.Body)
-		return rw.hoistInit(&s.Init, s)
 	case *ast.TypeSwitchStmt:
 		inner := newScope(sc)
 		rw.simple(inner, s.Init)
 		rw.simple(inner, s.Assign)
 		rw.clauses(inner, s.Body)
-		return rw.hoistInit(&s.Init, s)
-	case *ast.AssignStmt:
-		rw.expr(sc, s)
-		return rw.commaOK(s)
 	case *ast.SelectStmt:
 		rw.clauses(sc, s.Body)
 	case *ast.ForStmt:
@@ -142,7 +131,9 @@ func (rw *rewriter) stmt(sc *scope, s ast.Stmt) []ast.Stmt {
 		return rw.rangeStmt(sc, s)
 	case *ast.GoStmt:
 		rw.expr(sc, s.Call)
-		return rw.goStmt(s)
+		if rw.on(passGoroutineRecover) {
+			return rw.goStmt(s)
+		}
 	default:
 		rw.expr(sc, s)
 	}
@@ -173,7 +164,7 @@ func (rw *rewriter) clauses(sc *scope, b *ast.BlockStmt) {
 }
 
 // expr handles everything inside a node that is not a statement list:
-// function literals (whose bodies are rewritten), min/max and rand.N.
+// function literals (whose bodies are rewritten) and rand.N.
 func (rw *rewriter) expr(sc *scope, n ast.Node) {
 	if n == nil {
 		return
@@ -185,45 +176,19 @@ func (rw *rewriter) expr(sc *scope, n ast.Node) {
 			inner.params(n.Type, rw)
 			rw.body(inner, n.Body)
 			return false
-		case *ast.CallExpr:
-			rw.minMax(sc, n)
 		case *ast.SelectorExpr:
-			if x, ok := n.X.(*ast.Ident); ok && n.Sel.Name == "N" && rw.imports[x.Name] == "math/rand/v2" && !sc.has(x.Name) {
-				rw.fail(n.Pos(), "rand.N is generic and yaegi v0.16.1 cannot use generic functions of compiled packages: use rand.IntN, rand.Int64N or rand.Float64 instead")
+			if x, ok := n.X.(*ast.Ident); ok && n.Sel.Name == "N" && x.Name == "rand" && !sc.has(x.Name) && rw.on(passCompiledGenerics) {
+				if p, imported := rw.imports[x.Name]; !imported || p == "math/rand/v2" {
+					rw.fail(n.Pos(), "rand.N is generic, and generic functions of compiled packages are not available in cells: use rand.IntN, rand.Int64N or rand.Float64 (math/rand/v2) instead")
+				}
 			}
 		}
 		return true
 	})
 }
 
-// minMax orders the arguments of min and max for the prelude's generic
-// versions, which infer their type parameter from the first argument:
-// non-constant arguments go first, and among constants a float literal goes
-// first, so min(x, 1) and min(3, 2.5) type as the builtins do.
-func (rw *rewriter) minMax(sc *scope, call *ast.CallExpr) {
-	id, ok := call.Fun.(*ast.Ident)
-	if !ok || (id.Name != "min" && id.Name != "max") || sc.has(id.Name) || call.Ellipsis.IsValid() {
-		return
-	}
-	var vars, floats, consts []ast.Expr
-	for _, a := range call.Args {
-		switch v := rw.constant(sc, a); {
-		case !v:
-			vars = append(vars, a)
-		case isFloatLit(a):
-			floats = append(floats, a)
-		default:
-			consts = append(consts, a)
-		}
-	}
-	call.Args = append(append(vars, floats...), consts...)
-	if len(vars) == 0 && len(floats) > 0 {
-		// The prelude's type parameter cannot be an untyped float constant.
-		f := call.Args[0]
-		call.Args[0] = &ast.CallExpr{Fun: &ast.Ident{NamePos: f.Pos(), Name: "float64"}, Lparen: f.Pos(), Args: []ast.Expr{f}, Rparen: f.End()}
-	}
-}
-
+// constant reports whether e is a constant: a literal or a session constant
+// (possibly negated or parenthesized).
 func (rw *rewriter) constant(sc *scope, e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.BasicLit:
@@ -234,18 +199,6 @@ func (rw *rewriter) constant(sc *scope, e ast.Expr) bool {
 		return rw.constant(sc, e.X)
 	case *ast.Ident:
 		return !sc.has(e.Name) && rw.types.isConst(e.Name)
-	}
-	return false
-}
-
-func isFloatLit(e ast.Expr) bool {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		return e.Kind == token.FLOAT
-	case *ast.ParenExpr:
-		return isFloatLit(e.X)
-	case *ast.UnaryExpr:
-		return isFloatLit(e.X)
 	}
 	return false
 }

@@ -22,6 +22,7 @@ import (
 func (s *Session) RunScript(ctx context.Context, src string, stdout, stderr io.Writer) error {
 	w := &writerSink{stdout: stdout, stderr: stderr}
 	s.exitCode.Store(-1)
+	s.script = true
 	b, err := s.Execute(ctx, src, w)
 	if b != nil {
 		w.Display(b, "", false)

@@ -37,6 +37,15 @@ type Options struct {
 	Args []string
 	// InterruptGrace overrides DefaultInterruptGrace when positive.
 	InterruptGrace time.Duration
+	// MaxCallDepth bounds the nesting of calls of interpreted functions:
+	// deeper, a call fails with a StackOverflow error instead of growing
+	// the stack until the process dies. 0: interp.DefaultMaxCallDepth.
+	MaxCallDepth int
+	// MaxAllocBytes bounds what one make, append or array of a cell may
+	// allocate: more fails with a MemoryError instead of the process running
+	// out of memory. 0: half the machine's memory (DefaultMaxAlloc);
+	// negative: no bound.
+	MaxAllocBytes int64
 }
 
 // Session runs Go cells and scripts in one yaegi interpreter, keeping their
@@ -66,6 +75,12 @@ type Session struct {
 	// (lab's runs): compiled code that may still call back into the cell.
 	bound atomic.Int64
 
+	// at and atCell locate the top-level statement running (see Position).
+	at, atCell atomic.Int64
+
+	std    map[string][]string // standard package name -> import paths
+	script bool                // running a script: tracebacks say "the script"
+
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
 	cur   *cellRun
@@ -86,10 +101,7 @@ type cellRun struct {
 
 	shown []display.Bundle
 
-	// evalsAtStop counts the process's yaegi evaluation goroutines when
-	// the interpreter was stopped (the cell's own included).
-	evalsAtStop atomic.Int64
-	stuck       bool // the stopped evaluation did not end in time
+	stuck bool // the stopped evaluation did not end in time
 }
 
 // New creates a session with the standard library, the given libraries and
@@ -110,6 +122,7 @@ func New(opts Options) (*Session, error) {
 		names:   map[string]string{},
 		docs:    map[string]map[string]string{},
 		grace:   DefaultInterruptGrace,
+		std:     stdIndex(),
 	}
 	if opts.InterruptGrace > 0 {
 		s.grace = opts.InterruptGrace
@@ -151,12 +164,18 @@ func (s *Session) init(opts Options) error {
 	if s.devnull, err = os.Open(os.DevNull); err != nil {
 		return fmt.Errorf("dsl: %w", err)
 	}
+	maxAlloc := opts.MaxAllocBytes
+	if maxAlloc == 0 {
+		maxAlloc = DefaultMaxAlloc()
+	}
 	s.in = interp.New(interp.Options{
-		Stdin:  s.devnull,
-		Stdout: s.out.outW,
-		Stderr: s.out.stderr,
-		Args:   args,
-		Env:    opts.Env,
+		Stdin:         s.devnull,
+		Stdout:        s.out.outW,
+		Stderr:        s.out.stderr,
+		Args:          args,
+		Env:           opts.Env,
+		MaxCallDepth:  opts.MaxCallDepth,
+		MaxAllocBytes: maxAlloc,
 	})
 	uses := []interp.Exports{
 		stdlib.Symbols,
@@ -260,6 +279,8 @@ func (s *Session) Execute(ctx context.Context, code string, sink display.Sink) (
 		return nil, &display.Error{Name: CompileError, Value: "session is closed"}
 	}
 	s.cells++
+	s.atCell.Store(int64(s.cells))
+	s.at.Store(0)
 	r := s.startCell(ctx, code, sink)
 	stop := context.AfterFunc(ctx, func() { s.interruptRun(r) })
 	err := s.runCell(r, code)
@@ -333,7 +354,6 @@ func (s *Session) interruptRun(r *cellRun) {
 			if r.evalCtx.Err() != nil {
 				return // the cell has ended
 			}
-			r.evalsAtStop.Store(int64(evalGoroutines()))
 			r.cancelEval()
 		}()
 	})
@@ -394,13 +414,9 @@ func (s *Session) sleep(d time.Duration) {
 
 // goroutinePanic reports a panic recovered in a goroutine a cell started.
 func (s *Session) goroutinePanic(v any) {
-	var where []string
-	for _, f := range s.out.stderr.take() {
-		where = append(where, fmt.Sprintf("in %s at line %d:%d", f.Func, f.Line, f.Col))
-	}
 	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
-	if len(where) > 0 {
-		msg += "  " + strings.Join(where, "\n  ") + "\n"
+	if tb := s.traceback(s.out.stderr.take()); len(tb) > 0 {
+		msg += strings.Join(tb, "\n") + "\n"
 	}
 	io.WriteString(s.out.errW, msg+"(recovered by routelab; the goroutine stopped, the session goes on)\n")
 }

@@ -44,6 +44,7 @@ func (s *Session) record(u *unit, rw *rewriter) {
 		sym.SrcLine, sym.SrcCol = u.srcPos(s, sym)
 		s.syms.put(sym)
 	}
+	s.recordValueUses(u)
 	if u.body == nil {
 		return
 	}
@@ -53,6 +54,48 @@ func (s *Session) record(u *unit, rw *rewriter) {
 			s.syms.put(sym)
 		}
 	}
+}
+
+// recordValueUses notes the top-level statements of a chunk that take a
+// session func as a value (not calling it), so that a redefinition can name
+// them.
+func (s *Session) recordValueUses(u *unit) {
+	if u.body == nil {
+		return // a function body takes the current definition each time it runs
+	}
+	for _, st := range u.body.List {
+		for _, name := range funcValues(st, s.syms) {
+			s.syms.addValueUse(name, valueUse{Cell: s.cells, Text: exprString(st)})
+		}
+	}
+}
+
+// funcValues returns the session funcs that st uses as values: named
+// anywhere but as the function of a call or as a selector's name.
+func funcValues(st ast.Stmt, syms *symtab) []string {
+	called := map[*ast.Ident]bool{}
+	seen := map[string]bool{}
+	var out []string
+	var visit func(ast.Node) bool
+	visit = func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := n.Fun.(*ast.Ident); ok {
+				called[id] = true
+			}
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, visit)
+			return false
+		case *ast.Ident:
+			if sym := syms.get(n.Name); sym != nil && sym.Kind == symFunc && !called[n] && !seen[n.Name] {
+				seen[n.Name] = true
+				out = append(out, n.Name)
+			}
+		}
+		return true
+	}
+	ast.Inspect(st, visit)
+	return out
 }
 
 // srcPos is where a declaration's text starts in its cell.
@@ -125,36 +168,63 @@ func literalType(fset *token.FileSet, e ast.Expr) string {
 	return ""
 }
 
-// recompileUsers compiles again the funcs that use a changed func or const,
-// so that every caller sees the new definition (yaegi binds a call to the
-// callee it found when compiling the caller). Methods cannot be compiled
-// again; they are reported.
-func (s *Session) recompileUsers(r *cellRun, changed map[string]bool) {
-	names := sortedKeys(changed)
-	for _, dep := range s.syms.dependents(changed) {
-		if dep.Kind == symMethod {
-			fmt.Fprintf(s.out.errW, "note: method %s (%s) uses %s, which changed; yaegi cannot recompile methods, so it keeps using the old definition (restart the session to update it)\n", dep.Name, s.cellName(dep.Cell), strings.Join(names, ", "))
-			continue
+// afterRedefinitions follows up the redefinitions a chunk made. The
+// interpreter already binds every call of a function or method redefined
+// with the same signature to the new definition. Funcs and methods that use
+// a constant or a function whose signature changed are compiled again (a
+// constant is compiled into its users; a function with a new signature is a
+// new function), and function values taken from a changed function, which
+// keep the definition they were given, are named in a note.
+func (s *Session) afterRedefinitions(r *cellRun, u *unit) {
+	if len(u.changed) == 0 {
+		return
+	}
+	recompile := map[string]bool{}
+	for name, old := range u.changed {
+		cur := s.syms.get(name)
+		if old.Kind == symConst || (old.Kind == symFunc && cur != nil && cur.SigTypes != old.SigTypes) {
+			recompile[name] = true
 		}
+		if old.Kind == symFunc {
+			s.noteValueUses(name, old)
+		}
+	}
+	if len(recompile) == 0 {
+		return
+	}
+	names := sortedKeys(recompile)
+	for _, dep := range s.syms.dependents(recompile) {
 		if err := s.recompile(r, dep); err != nil {
 			fmt.Fprintf(s.out.errW, "note: %s (%s) uses %s, which changed, and no longer compiles: %v; it keeps using the old definition\n", dep.Name, s.cellName(dep.Cell), strings.Join(names, ", "), err)
 		}
 	}
 }
 
+// noteValueUses names the function values taken from name before it was
+// redefined: they keep the old definition.
+func (s *Session) noteValueUses(name string, old *symbol) {
+	for _, use := range s.syms.valueUses(name) {
+		if use.Cell >= s.cells {
+			continue
+		}
+		fmt.Fprintf(s.out.errW, "note: %s (%s) took %s as a value and keeps the version of %s: %s; run that cell again, or pass func(...) { return %s(...) } to follow redefinitions\n",
+			use.Text, s.cellName(use.Cell), name, s.cellName(old.Cell), strings.TrimSpace(old.Sig), name)
+	}
+}
+
 func (s *Session) recompile(r *cellRun, sym *symbol) error {
-	u, err := s.parse(chunk{Kind: declChunk, Text: sym.Src, Line: sym.SrcLine, Col: sym.SrcCol})
+	u, err := s.parseAt(chunk{Kind: declChunk, Text: sym.Src, Line: sym.SrcLine, Col: sym.SrcCol}, sym.Cell)
 	if err != nil {
 		return err
 	}
 	rw := s.newRewriter()
-	rw.decls(u.file)
+	s.rewrite(rw, u)
 	if rw.err != nil {
 		return rw.err
 	}
 	prog, err := s.compile(u.file, rw)
 	if err != nil {
-		return compileFailure(err)
+		return s.compileFailure(err)
 	}
 	return s.execute(r, prog)
 }

@@ -30,19 +30,22 @@ func (k symKind) String() string {
 }
 
 type symbol struct {
-	Kind   symKind
-	Name   string // "T.M" for methods
-	Cell   int
-	Line   int
-	Col    int
-	Src    string // the declaration's text, doc comment included
-	Norm   string // the declaration printed without comments, to detect changes
-	Doc    string
-	Sig    string          // funcs and methods: the signature line
-	Refs   map[string]bool // funcs and methods: identifiers their bodies use
-	Class  class           // vars and consts: what is known of the type; funcs: of the result
-	Fields []string        // struct types: field names
-	Type   string          // vars: the declared or literal type, when visible
+	Kind symKind
+	Name string // "T.M" for methods
+	Cell int
+	Line int
+	Col  int
+	Src  string // the declaration's text, doc comment included
+	Norm string // the declaration printed without comments, to detect changes
+	Doc  string
+	Sig  string // funcs and methods: the signature line
+	// SigTypes is a func's or method's signature without parameter names
+	// (receiver, parameters, results): a change of it is a new function.
+	SigTypes string
+	Refs     map[string]bool // funcs and methods: identifiers their bodies use
+	Class    class           // vars and consts: what is known of the type; funcs: of the result
+	Fields   []string        // struct types: field names
+	Type     string          // vars: the declared or literal type, when visible
 	// NoResults marks funcs without results (their calls show nothing).
 	NoResults bool
 	// SrcLine and SrcCol locate Src in its cell, to compile it again.
@@ -52,11 +55,31 @@ type symbol struct {
 type symtab struct {
 	mu      sync.RWMutex
 	syms    map[string]*symbol
-	imports map[string]string // package name in cells -> import path
+	imports map[string]string     // package name in cells -> import path
+	values  map[string][]valueUse // func name -> where it was taken as a value
+}
+
+// valueUse is a statement that took a session func as a value (passed it,
+// assigned it): that value keeps the definition of the time.
+type valueUse struct {
+	Cell int
+	Text string // the statement, shortened
 }
 
 func newSymtab() *symtab {
-	return &symtab{syms: map[string]*symbol{}, imports: map[string]string{}}
+	return &symtab{syms: map[string]*symbol{}, imports: map[string]string{}, values: map[string][]valueUse{}}
+}
+
+func (t *symtab) addValueUse(name string, use valueUse) {
+	t.mu.Lock()
+	t.values[name] = append(t.values[name], use)
+	t.mu.Unlock()
+}
+
+func (t *symtab) valueUses(name string) []valueUse {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return append([]valueUse(nil), t.values[name]...)
 }
 
 func (t *symtab) get(name string) *symbol {
@@ -179,6 +202,7 @@ func declSymbols(fset *token.FileSet, f *ast.File, text string, base int) []*sym
 				s.Class = classOfType(d.Type.Results.List[0].Type)
 			}
 			s.Sig = signature(fset, d)
+			s.SigTypes = sigTypes(fset, d)
 			s.NoResults = d.Type.Results == nil || len(d.Type.Results.List) == 0
 			out = append(out, place(fset, s, d.Name.Pos()))
 		case *ast.GenDecl:
@@ -231,7 +255,8 @@ func genSymbols(fset *token.FileSet, d *ast.GenDecl, slice func(ast.Node, *ast.C
 
 func place(fset *token.FileSet, s *symbol, pos token.Pos) *symbol {
 	p := fset.Position(pos)
-	s.Line, s.Col = p.Line, p.Column
+	_, s.Line = splitLine(p.Line)
+	s.Col = p.Column
 	return s
 }
 
@@ -280,6 +305,25 @@ func signature(fset *token.FileSet, d *ast.FuncDecl) string {
 	c := *d
 	c.Body, c.Doc = nil, nil
 	return nodeString(fset, &c)
+}
+
+// sigTypes prints a func declaration's receiver, parameter and result
+// types, without names.
+func sigTypes(fset *token.FileSet, d *ast.FuncDecl) string {
+	types := func(fl *ast.FieldList) string {
+		if fl == nil {
+			return "()"
+		}
+		var parts []string
+		for _, f := range fl.List {
+			t := nodeString(fset, f.Type)
+			for range max(1, len(f.Names)) {
+				parts = append(parts, t)
+			}
+		}
+		return "(" + strings.Join(parts, ", ") + ")"
+	}
+	return types(d.Recv) + types(d.Type.TypeParams) + types(d.Type.Params) + types(d.Type.Results)
 }
 
 func withoutDoc(fset *token.FileSet, d *ast.FuncDecl) string {

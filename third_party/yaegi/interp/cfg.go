@@ -604,6 +604,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		defer func() {
 			if r := recover(); r != nil {
+				// A compile error raised as a panic is the compile error
+				// (routelab patch: it reached the user as an internal panic).
+				if e, ok := r.(*cfgError); ok {
+					err = e
+					return
+				}
 				// Display the exact location in input source which triggered the panic
 				panic(n.cfgErrorf("CFG post-order panic: %v", r))
 			}
@@ -840,10 +846,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case defineXStmt:
 			wireChild(n)
-			if sc.def == nil {
+			if sc.def == nil && declaredByGTA(n) {
 				// In global scope, type definition already handled by GTA,
 				// but compiling the right-hand side has reset the generator
-				// GTA gave it (routelab patch: the value was never stored).
+				// GTA gave it (routelab patch: the value was never stored;
+				// and in a block of the global scope, which GTA skips, the
+				// variables were never declared).
 				defineXGen(sc, n)
 				break
 			}
@@ -2241,7 +2249,11 @@ func commaOKType(sc *scope, x, t *node) (*itype, error) {
 	if x.typ != nil {
 		return x.typ, nil
 	}
-	return nodeType(x.interp, sc, t)
+	typ, err := nodeType(x.interp, sc, t)
+	if err == nil && typ.incomplete {
+		err = incompleteTypeError(typ)
+	}
+	return typ, err
 }
 
 func compDefineX(sc *scope, n *node) error {
@@ -2363,6 +2375,21 @@ func compDefineX(sc *scope, n *node) error {
 		n.child[i].findex = index
 	}
 	return nil
+}
+
+// declaredByGTA reports whether global type analysis declared the variables
+// of a definition at the top level of a REPL input: it visits statements
+// outside the input's nested blocks.
+func declaredByGTA(n *node) bool {
+	for p := n.anc; p != nil; p = p.anc {
+		switch {
+		case p.kind == funcLit || p.kind == funcDecl:
+			return false
+		case p.kind == blockStmt && p.anc != nil:
+			return false
+		}
+	}
+	return true
 }
 
 // defineXGen sets the generators of a comma-ok or multi-value definition,

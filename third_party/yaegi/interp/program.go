@@ -203,11 +203,22 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 
 // ExecuteWithContext executes compiled Go code.
 func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (res reflect.Value, err error) {
+	res, _, err = interp.ExecuteWithContextEnd(ctx, p)
+	return res, err
+}
+
+// ExecuteWithContextEnd is ExecuteWithContext, and also returns a channel
+// closed when the goroutine running p has ended: after a cancellation,
+// ExecuteWithContext returns at once, while that goroutine stops only at
+// its next check, and must not overlap the next execution. (routelab patch)
+func (interp *Interpreter) ExecuteWithContextEnd(ctx context.Context, p *Program) (reflect.Value, <-chan struct{}, error) {
 	interp.mutex.Lock()
 	interp.done = make(chan struct{})
 	interp.cancelChan = !interp.opt.fastChan
 	interp.mutex.Unlock()
 
+	var res reflect.Value
+	var err error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -217,8 +228,8 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	select {
 	case <-ctx.Done():
 		interp.stop()
-		return reflect.Value{}, ctx.Err()
+		return reflect.Value{}, done, ctx.Err()
 	case <-done:
 	}
-	return res, err
+	return res, done, err
 }

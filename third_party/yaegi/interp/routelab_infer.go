@@ -255,3 +255,17 @@ func containsGeneric(t *itype) bool {
 	}
 	return false
 }
+
+// incompleteTypeError reports a type that stayed unresolved: an undefined
+// name, or a package that is not imported (routelab patch: "incomplete type
+// T" did not say which name was missing).
+func incompleteTypeError(t *itype) error {
+	n := t.node
+	switch {
+	case n.kind == selectorExpr && n.child[0].kind == identExpr:
+		return n.child[0].cfgErrorf("undefined: %s", n.child[0].ident)
+	case n.kind == identExpr:
+		return n.cfgErrorf("undefined: %s", n.ident)
+	}
+	return n.cfgErrorf("incomplete type %s", t.name)
+}

@@ -78,6 +78,12 @@ func TestRoutelabCommaOKAtTopLevel(t *testing.T) {
 		{src: `open`, want: "true"},
 		{src: `func sum() int { return v + n + r }`},
 		{src: `sum()`, want: "8"},
+		// In a block of the global scope, which global analysis skips.
+		{src: `func two() (int, error) { return 7, nil }`},
+		{src: `if true { y, err := two(); v = y; _ = err }`},
+		{src: `v`, want: "7"},
+		{src: `for _, k := range []string{"a", "q"} { w, ok := m[k]; if !ok { v = w } }`},
+		{src: `v`, want: "0"},
 	})
 }
 
@@ -334,5 +340,23 @@ func TestRoutelabAllocationBound(t *testing.T) {
 }`},
 		{src: `n := grow()`},
 		{src: `n > 1<<16 && n <= 1<<17`, want: "true"},
+	})
+}
+
+// An unimported package in a type is an undefined name, wherever the type
+// is (yaegi crashed with a nil pointer dereference or an internal panic).
+func TestRoutelabUndefinedPackageInType(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func f(r *engine.RunResult) int { return 1 }`, err: true, want: "1:24: undefined: engine"},
+		{src: `var zz map[strings.Builder]int`, err: true, want: "1:25: undefined: strings"},
+		{src: `type S struct { b strings.Builder }`, err: true, want: "1:32: undefined: strings"},
+		{src: `func g() { var x fmt.Stringer; _ = x }`, err: true, want: "1:31: undefined: fmt"},
+		{src: `x := []strings.Builder{}`, err: true, want: "1:35: undefined: strings"},
+		{src: `var y interface{} = 3`},
+		{src: `_, ok := y.(fmt.Stringer)`, err: true, want: "1:40: undefined: fmt"},
+		{src: `f2 := func(a sort.Interface) {}`, err: true, want: "1:41: undefined: sort"},
+		{src: `import "strings"`},
+		{src: `type S struct { b strings.Builder }`},
+		{src: `S{}.b.Len()`, want: "0"},
 	})
 }

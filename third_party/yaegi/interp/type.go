@@ -985,6 +985,10 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		}
 
 		if lt.incomplete {
+			// The left part is not known yet: neither is the selection
+			// (routelab patch: t was left nil, and callers crashed on an
+			// unimported package in a type, as in func f(r *pkg.T)).
+			t = &itype{name: n.child[1].ident, node: n, incomplete: true, scope: sc}
 			break
 		}
 		name := n.child[1].ident
@@ -1292,7 +1296,7 @@ func (t *itype) finalize() (*itype, error) {
 			return nil, err
 		}
 		if t.incomplete {
-			return nil, t.node.cfgErrorf("incomplete type %s", t.name)
+			return nil, incompleteTypeError(t)
 		}
 		t.method = m
 		t.node.typ = t

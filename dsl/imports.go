@@ -1,0 +1,222 @@
+package dsl
+
+import (
+	"fmt"
+	"go/ast"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/traefik/yaegi/stdlib"
+)
+
+// Standard packages import themselves: a chunk that uses fmt.Println, or
+// strings.ToUpper, without importing the package gets the import, as
+// goimports would add it. The compiler says which name is undefined; when
+// the chunk uses that name as a package (name.Something) and a standard
+// package has that name, it is imported and the chunk compiled again.
+
+// stdImport is a standard package chosen for an undefined name.
+type stdImport struct {
+	name, path string
+	note       string // for an ambiguous name: which package was taken
+}
+
+// stdPackages maps a package name to the standard packages of that name
+// cells can use, shortest path first.
+func stdPackages() map[string][]string {
+	byName := map[string][]string{}
+	for key := range stdlib.Symbols {
+		p, name := path.Dir(key), path.Base(key)
+		if strings.Contains(p, "internal") || name == "" {
+			continue
+		}
+		byName[name] = append(byName[name], p)
+	}
+	for name, paths := range byName {
+		sort.Slice(paths, func(i, j int) bool {
+			if len(paths[i]) != len(paths[j]) {
+				return len(paths[i]) < len(paths[j])
+			}
+			return paths[i] < paths[j]
+		})
+		byName[name] = paths
+	}
+	for p := range genericSources {
+		byName[p] = []string{p}
+	}
+	return byName
+}
+
+// resolveImport picks the standard package for name, given the names the
+// chunk selects from it: the first (shortest path) that has all of them. A
+// choice among several packages of that name comes with a note.
+func (s *Session) resolveImport(name string, sels map[string]bool) (stdImport, bool) {
+	cands := s.std[name]
+	if len(cands) == 0 {
+		return stdImport{}, false
+	}
+	chosen := ""
+	for _, p := range cands {
+		if s.hasAll(p, sels) {
+			chosen = p
+			break
+		}
+	}
+	if chosen == "" {
+		return stdImport{}, false
+	}
+	imp := stdImport{name: name, path: chosen}
+	if len(cands) > 1 {
+		var others []string
+		for _, p := range cands {
+			if p != chosen {
+				others = append(others, strconv.Quote(p))
+			}
+		}
+		imp.note = fmt.Sprintf("note: %s is %q here (imported for you); import %s yourself to use another", name, chosen, strings.Join(others, " or "))
+	}
+	return imp, true
+}
+
+// hasAll reports whether package p has every name of sels.
+func (s *Session) hasAll(p string, sels map[string]bool) bool {
+	syms, compiled := s.exports[p]
+	for sel := range sels {
+		if compiled {
+			if _, ok := syms[sel]; !ok {
+				return false
+			}
+		} else if _, ok := s.sourceDoc(p, sel); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// autoImport imports a standard package for the running chunk and the rest
+// of the session.
+func (s *Session) autoImport(imp stdImport, rw *rewriter) error {
+	if err := s.evalSource(fmt.Sprintf("import %s %q", imp.name, imp.path)); err != nil {
+		return err
+	}
+	s.syms.addImport(imp.name, imp.path)
+	rw.imports[imp.name] = imp.path
+	return nil
+}
+
+// selectorBases maps each identifier used as x in x.Sel within n to the
+// names selected from it.
+func selectorBases(n ast.Node) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok {
+				if out[id.Name] == nil {
+					out[id.Name] = map[string]bool{}
+				}
+				out[id.Name][sel.Sel.Name] = true
+			}
+		}
+		return true
+	})
+	return out
+}
+
+var undefinedMsg = regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)$`)
+
+// undefinedName is the name of an "undefined: name" compile error.
+func undefinedName(err error) string {
+	if m := undefinedMsg.FindStringSubmatch(err.Error()); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// hint completes a message about an undefined name: the import to add for
+// a package of the session's libraries, or the declared name it is closest
+// to.
+func (s *Session) hint(msg string) string {
+	m := undefinedMsg.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	name := m[1]
+	if p, ok := s.packageNames()[name]; ok {
+		return fmt.Sprintf("%s (import %q)", msg, p)
+	}
+	if near := closest(name, s.visibleNames()); near != "" {
+		return fmt.Sprintf("%s (did you mean %s?)", msg, near)
+	}
+	return msg
+}
+
+// visibleNames are the names a cell can use: the session's declarations,
+// its imports and the standard package names.
+func (s *Session) visibleNames() []string {
+	names := s.syms.names()
+	for name := range s.std {
+		names = append(names, name)
+	}
+	return names
+}
+
+// closest returns the name of names nearest to name by edit distance (at
+// most 1 for short names, 2 otherwise), or "".
+func closest(name string, names []string) string {
+	limit := 1
+	if len(name) > 4 {
+		limit = 2
+	}
+	best, bestD := "", limit+1
+	sort.Strings(names)
+	for _, n := range names {
+		if n == name || strings.HasPrefix(n, "_rl") {
+			continue
+		}
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// packageNames maps the name of every package of the session's libraries
+// to its import path.
+func (s *Session) packageNames() map[string]string {
+	out := map[string]string{}
+	for p, name := range s.names {
+		if _, std := stdlib.Symbols[p+"/"+name]; !std && p != runtimePath && name != "" {
+			out[name] = p
+		}
+	}
+	return out
+}
+
+// stdIndex is stdPackages, computed once: it is derived from the standard
+// library's symbol tables, which do not change.
+var stdIndex = sync.OnceValue(stdPackages)
