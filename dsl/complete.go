@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/routelab/routelab/display"
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // Completion and inspection work from the session's own table (what cells
@@ -30,7 +31,10 @@ var goPredeclared = []string{
 	"uint64", "uint8", "uintptr",
 }
 
-// Complete proposes completions for code at cursor (a byte offset).
+// Complete proposes completions for code at cursor (a byte offset). After a
+// dot it offers only the members of what precedes the dot, a package or a
+// value whose type it can work out, and nothing when it cannot; inside a
+// comment or a string (but an import path's) it offers nothing.
 func (s *Session) Complete(code string, cursor int) display.Completion {
 	cursor = max(0, min(cursor, len(code)))
 	if start, prefix, ok := importString(code, cursor); ok {
@@ -38,9 +42,15 @@ func (s *Session) Complete(code string, cursor int) display.Completion {
 	}
 	start := identStart(code, cursor)
 	prefix := code[start:cursor]
+	inLiteral, open, balanced := scanPrefix(code[:start])
+	if inLiteral {
+		return display.Completion{Start: start, End: cursor}
+	}
 	var cands []string
-	if x, ok := selectorBase(code, start); ok {
-		cands = s.members(x, code)
+	if start > 0 && code[start-1] == '.' {
+		if balanced {
+			cands = s.members(s.operandBefore(code[:start-1], open))
+		}
 	} else {
 		cands = append(cands, s.syms.names()...)
 		cands = append(cands, goKeywords...)
@@ -53,8 +63,10 @@ func (s *Session) Complete(code string, cursor int) display.Completion {
 }
 
 // Inspect describes the symbol at cursor: its signature and documentation
-// for library and standard symbols, its source (with its doc comment) for
-// the session's declarations, and the type and value of variables.
+// for library and standard symbols and for the members of values (methods
+// from the documentation indexes, with their promoted methods), its source
+// (with its doc comment) for the session's declarations and the methods of
+// cell types, and the type and value of variables.
 func (s *Session) Inspect(code string, cursor int) (display.Bundle, bool) {
 	cursor = max(0, min(cursor, len(code)))
 	start := identStart(code, cursor)
@@ -67,8 +79,8 @@ func (s *Session) Inspect(code string, cursor int) (display.Bundle, bool) {
 		return nil, false
 	}
 	var text string
-	if x, ok := selectorBase(code, start); ok {
-		text = s.describeMember(x, name, code)
+	if start > 0 && code[start-1] == '.' {
+		text = s.describeMember(s.operandAt(code, start-1), name)
 	} else {
 		text = s.describe(name, code)
 	}
@@ -98,55 +110,53 @@ func (s *Session) importPaths() []string {
 	return out
 }
 
-// members lists what can follow "x.".
-func (s *Session) members(x, code string) []string {
-	if p, ok := s.pathOf(x, code); ok {
-		var out []string
-		for name := range s.exports[p] {
+// members lists what can follow the dot after op.
+func (s *Session) members(op operand) []string {
+	if op.t != nil {
+		return op.t.members()
+	}
+	if op.pkg == "" {
+		return nil
+	}
+	var out []string
+	for _, syms := range []map[string]reflect.Value{s.exports[op.pkg], s.stdSymbols(op.pkg)} {
+		for name := range syms {
 			if ast.IsExported(name) {
 				out = append(out, name)
 			}
 		}
-		return append(out, s.sourceFuncs(p)...)
 	}
-	v, ok := s.in.Globals()[x]
-	if !ok || !v.IsValid() {
-		return nil
+	return append(out, s.sourceFuncs(op.pkg)...)
+}
+
+// exported is a compiled package's symbol.
+func (s *Session) exported(p, name string) (reflect.Value, bool) {
+	if v, ok := s.exports[p][name]; ok {
+		return v, true
 	}
-	var out []string
-	if v.Kind() == reflect.Interface && !v.IsNil() {
-		v = v.Elem()
-	}
-	t := v.Type()
-	st := t
-	if st.Kind() == reflect.Pointer {
-		st = st.Elem()
-	}
-	if st.Kind() == reflect.Struct {
-		for i := 0; i < st.NumField(); i++ {
-			if f := st.Field(i); f.IsExported() {
-				out = append(out, f.Name)
-			}
-		}
-	}
-	for _, mt := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for i := 0; i < mt.NumMethod(); i++ {
-			out = append(out, mt.Method(i).Name)
-		}
-	}
-	if sym := s.syms.get(x); sym != nil && sym.Type != "" {
-		prefix := strings.TrimPrefix(sym.Type, "*") + "."
-		out = append(out, s.syms.methodNames(prefix)...)
-	}
-	return out
+	v, ok := s.stdSymbols(p)[name]
+	return v, ok
+}
+
+// stdSymbols is yaegi's table of a standard package. For a package some of
+// whose symbols the session replaces (os, time), s.exports holds only the
+// replacements.
+func (s *Session) stdSymbols(p string) map[string]reflect.Value {
+	return stdlib.Symbols[p+"/"+s.packageName(p)]
 }
 
 // pathOf resolves a package name visible in the session or imported by code.
 func (s *Session) pathOf(name, code string) (string, bool) {
+	return s.pathIn(name, localImports(code, s))
+}
+
+// pathIn resolves a package name visible in the session or in local (the
+// imports of the cell being typed).
+func (s *Session) pathIn(name string, local map[string]string) (string, bool) {
 	if p, ok := s.syms.importPath(name); ok {
 		return p, true
 	}
-	if p, ok := localImports(code, s)[name]; ok {
+	if p, ok := local[name]; ok {
 		return p, true
 	}
 	// A standard package not imported yet: offer its members all the same.
@@ -206,23 +216,22 @@ func (s *Session) describe(name, code string) string {
 	return ""
 }
 
-func (s *Session) describeMember(x, name, code string) string {
-	if p, ok := s.pathOf(x, code); ok {
-		if d, ok := s.docs[p][name]; ok {
-			return d
-		}
-		if d, ok := s.sourceDoc(p, name); ok {
-			return d
-		}
-		if v, ok := s.exports[p][name]; ok && v.IsValid() {
-			return describeValue(x, name, v)
-		}
+// describeMember describes the member name of op.
+func (s *Session) describeMember(op operand, name string) string {
+	if op.t != nil {
+		return op.t.describe(name)
+	}
+	if op.pkg == "" {
 		return ""
 	}
-	if sym := s.syms.get(x); sym != nil && sym.Type != "" {
-		if m := s.syms.get(strings.TrimPrefix(sym.Type, "*") + "." + name); m != nil {
-			return strings.TrimSpace(m.Src)
-		}
+	if d, ok := s.docs[op.pkg][name]; ok {
+		return d
+	}
+	if d, ok := s.sourceDoc(op.pkg, name); ok {
+		return d
+	}
+	if v, ok := s.exported(op.pkg, name); ok && v.IsValid() {
+		return describeValue(s.packageName(op.pkg), name, v)
 	}
 	return ""
 }
@@ -272,19 +281,6 @@ func identStart(code string, cursor int) int {
 		i--
 	}
 	return i
-}
-
-// selectorBase returns x when the identifier at start follows "x.".
-func selectorBase(code string, start int) (string, bool) {
-	if start == 0 || code[start-1] != '.' {
-		return "", false
-	}
-	end := start - 1
-	b := identStart(code, end)
-	if b == end {
-		return "", false
-	}
-	return code[b:end], true
 }
 
 // importString reports whether cursor is inside the string of an import

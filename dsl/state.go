@@ -128,15 +128,12 @@ func (s *Session) stmtSymbols(u *unit, st ast.Stmt, rw *rewriter, sc *scope) []*
 		if st.Tok != token.DEFINE {
 			return nil
 		}
-		for k, l := range st.Lhs {
+		for _, l := range st.Lhs {
 			id, ok := l.(*ast.Ident)
 			if !ok || id.Name == "_" {
 				continue
 			}
 			sym := &symbol{Kind: symVar, Name: id.Name, Cell: s.cells, Src: text(st)}
-			if len(st.Lhs) == len(st.Rhs) {
-				sym.Type = literalType(fset, st.Rhs[k])
-			}
 			out = append(out, place(fset, sym, id.Pos()))
 		}
 	case *ast.DeclStmt:
@@ -150,22 +147,6 @@ func (s *Session) stmtSymbols(u *unit, st ast.Stmt, rw *rewriter, sc *scope) []*
 		}
 	}
 	return out
-}
-
-// literalType spells the type of a composite literal or &T{...}, the common
-// ways of making a value whose methods completion should offer.
-func literalType(fset *token.FileSet, e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.CompositeLit:
-		return nodeString(fset, e.Type)
-	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			if t := literalType(fset, e.X); t != "" {
-				return "*" + t
-			}
-		}
-	}
-	return ""
 }
 
 // afterRedefinitions follows up the redefinitions a chunk made. The

@@ -45,7 +45,6 @@ type symbol struct {
 	Refs     map[string]bool // funcs and methods: identifiers their bodies use
 	Class    class           // vars and consts: what is known of the type; funcs: of the result
 	Fields   []string        // struct types: field names
-	Type     string          // vars: the declared or literal type, when visible
 	// NoResults marks funcs without results (their calls show nothing).
 	NoResults bool
 	// SrcLine and SrcCol locate Src in its cell, to compile it again.
@@ -242,7 +241,7 @@ func genSymbols(fset *token.FileSet, d *ast.GenDecl, slice func(ast.Node, *ast.C
 				kind = symConst
 			}
 			for k, n := range sp.Names {
-				s := &symbol{Kind: kind, Name: n.Name, Doc: doc.Text(), Src: slice(d, d.Doc), Class: classOfType(sp.Type), Type: nodeString(fset, sp.Type), Norm: nodeString(fset, sp)}
+				s := &symbol{Kind: kind, Name: n.Name, Doc: doc.Text(), Src: slice(d, d.Doc), Class: classOfType(sp.Type), Norm: nodeString(fset, sp)}
 				if sp.Type == nil && k < len(sp.Values) {
 					s.Class = literalClass(sp.Values[k])
 				}

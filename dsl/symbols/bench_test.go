@@ -131,3 +131,54 @@ func BenchmarkTrivialCell(b *testing.B) {
 		}
 	}
 }
+
+// completionCell is a notebook cell of typical length being typed: a
+// policy, a scenario and a comparison, with the cursor after a dot at the
+// end.
+const completionCell = `// queueCost weighs waiting requests by the replica's service estimate.
+func queueCost(r lab.Replica) float64 {
+	return float64(r.Waiting)*1.5 + float64(r.InFlight) + r.ServiceEWMA/20
+}
+
+type sticky struct {
+	last int
+	seen map[int]int
+}
+
+func (p *sticky) pick(v *lab.View) int {
+	for _, r := range v.Eligible {
+		if r.ID == p.last && r.Outstanding < 3 {
+			return r.ID
+		}
+	}
+	p.last = v.Eligible[0].ID
+	return p.last
+}
+
+busy := scn.Rate(175).Heterogeneity("high")
+res := lab.Compare(busy, lab.Policy("cost", queueCost), lab.Adaptive())
+res.Chart().`
+
+// Completion runs on every keystroke in some front ends.
+func benchComplete(b *testing.B, code string) {
+	s, err := symbols.NewSession(dsl.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Execute(context.Background(), `scn := lab.Straggler()`, &sink{}); err != nil {
+		b.Fatal(err)
+	}
+	if len(s.Complete(code, len(code)).Matches) == 0 {
+		b.Fatalf("no completions for %q", code)
+	}
+	for b.Loop() {
+		s.Complete(code, len(code))
+	}
+}
+
+func BenchmarkCompleteChainInCell(b *testing.B) { benchComplete(b, completionCell) }
+func BenchmarkCompleteVariable(b *testing.B)    { benchComplete(b, "scn.Ra") }
+func BenchmarkCompleteName(b *testing.B) {
+	benchComplete(b, completionCell[:len(completionCell)-len("res.Chart().")]+"sc")
+}
