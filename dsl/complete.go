@@ -10,7 +10,6 @@ import (
 	"unicode"
 
 	"github.com/routelab/routelab/display"
-	"github.com/traefik/yaegi/stdlib"
 )
 
 // Completion and inspection work from the session's own table (what cells
@@ -119,11 +118,9 @@ func (s *Session) members(op operand) []string {
 		return nil
 	}
 	var out []string
-	for _, syms := range []map[string]reflect.Value{s.exports[op.pkg], s.stdSymbols(op.pkg)} {
-		for name := range syms {
-			if ast.IsExported(name) {
-				out = append(out, name)
-			}
+	for name := range s.exports[op.pkg] {
+		if ast.IsExported(name) {
+			out = append(out, name)
 		}
 	}
 	return append(out, s.sourceFuncs(op.pkg)...)
@@ -131,18 +128,8 @@ func (s *Session) members(op operand) []string {
 
 // exported is a compiled package's symbol.
 func (s *Session) exported(p, name string) (reflect.Value, bool) {
-	if v, ok := s.exports[p][name]; ok {
-		return v, true
-	}
-	v, ok := s.stdSymbols(p)[name]
+	v, ok := s.exports[p][name]
 	return v, ok
-}
-
-// stdSymbols is yaegi's table of a standard package. For a package some of
-// whose symbols the session replaces (os, time), s.exports holds only the
-// replacements.
-func (s *Session) stdSymbols(p string) map[string]reflect.Value {
-	return stdlib.Symbols[p+"/"+s.packageName(p)]
 }
 
 // pathOf resolves a package name visible in the session or imported by code.

@@ -201,7 +201,7 @@ func (s *Session) init(opts Options) error {
 			return fmt.Errorf("dsl: loading symbols: %w", err)
 		}
 		for key, syms := range u {
-			s.exports[path.Dir(key)] = syms
+			s.exports[path.Dir(key)] = mergeSymbols(s.exports[path.Dir(key)], syms)
 			s.names[path.Dir(key)] = path.Base(key)
 		}
 	}
@@ -217,6 +217,22 @@ func (s *Session) init(opts Options) error {
 		}
 	}
 	return nil
+}
+
+// mergeSymbols adds the symbols of b (replacements of some standard
+// functions, such as time.Sleep) to a copy of a.
+func mergeSymbols(a, b map[string]reflect.Value) map[string]reflect.Value {
+	if a == nil {
+		return b
+	}
+	out := make(map[string]reflect.Value, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
 }
 
 func (s *Session) loadPrelude() error {
