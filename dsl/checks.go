@@ -161,7 +161,7 @@ func rejectTopLevelDefer(rw *rewriter, body *ast.BlockStmt) {
 		case *ast.FuncLit:
 			return false
 		case *ast.DeferStmt:
-			rw.fail(n.Pos(), "defer outside a function is not supported in cells: yaegi v0.16.1 would run it again at the end of every later cell; put the code in a function")
+			rw.fail(n.Pos(), "defer outside a function is not supported in cells: it would run again at the end of every later cell; put the code in a function")
 		}
 		return true
 	})

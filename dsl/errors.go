@@ -67,15 +67,15 @@ func (s *Session) compileFailure(err error) *cellError {
 	msg := strings.ReplaceAll(err.Error(), typeParamPrefix, "")
 	m := posPrefix.FindStringSubmatch(msg)
 	if m == nil {
-		return &cellError{Msg: msg}
+		return &cellError{Msg: s.decodePositions(msg)}
 	}
 	raw, _ := strconv.Atoi(m[2])
 	col, _ := strconv.Atoi(m[3])
 	cell, line := splitLine(raw)
 	if cell != s.cells {
-		return &cellError{Msg: fmt.Sprintf("%s (%s, line %d:%d)", msg[len(m[0]):], s.where(cell, m[1]), line, col)}
+		return &cellError{Msg: fmt.Sprintf("%s (%s, line %d:%d)", s.decodePositions(msg[len(m[0]):]), s.where(cell, m[1]), line, col)}
 	}
-	return &cellError{Line: line, Col: col, Msg: msg[len(m[0]):]}
+	return &cellError{Line: line, Col: col, Msg: s.decodePositions(msg[len(m[0]):])}
 }
 
 // newError builds the notebook form of an error: the name, the message and a
@@ -117,8 +117,59 @@ func firstBytes(s string, n int) string {
 	return s[:n]
 }
 
+// encodedPos finds positions of cell code left in a message (the cell's
+// number folded into the line, see cellLine).
+var encodedPos = regexp.MustCompile(`(?:_\.go:)?(\d{7,}):(\d+)`)
+
+// decodePositions rewrites the positions of cell code in a message as the
+// cell and line they stand for.
+func (s *Session) decodePositions(msg string) string {
+	return encodedPos.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := encodedPos.FindStringSubmatch(m)
+		raw, _ := strconv.Atoi(sub[1])
+		cell, line := splitLine(raw)
+		if cell == s.cells {
+			return fmt.Sprintf("%d:%s", line, sub[2])
+		}
+		return fmt.Sprintf("%s, line %d:%s", s.where(cell, ""), line, sub[2])
+	})
+}
+
+// reflectPanics are the interpreter's run-time failures that reflect
+// reports in its own words, with what Go says of the same mistake.
+var reflectPanics = []struct{ prefix, goSays string }{
+	{"reflect: slice index out of range", "index out of range"},
+	{"reflect: array index out of range", "index out of range"},
+	{"reflect: string index out of range", "index out of range"},
+	{"reflect: call of reflect.Value.Field on zero Value", "invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Call on zero Value", "invalid memory address or nil pointer dereference (a nil function was called)"},
+	{"reflect: call of reflect.Value.Elem on zero Value", "invalid memory address or nil pointer dereference"},
+	{"reflect: call of reflect.Value.Set on zero Value", "invalid memory address or nil pointer dereference"},
+	{"reflect: slice bounds out of range", "slice bounds out of range"},
+	{"reflect.Value.Call: call of nil function", "invalid memory address or nil pointer dereference (a nil function was called)"},
+}
+
+// goRuntimeError is the Go runtime error a reflect panic stands for.
+func goRuntimeError(v any) (string, bool) {
+	msg, ok := v.(string)
+	if !ok {
+		if err, isErr := v.(error); isErr {
+			msg = err.Error()
+		}
+	}
+	for _, r := range reflectPanics {
+		if strings.HasPrefix(msg, r.prefix) {
+			return "runtime error: " + r.goSays, true
+		}
+	}
+	return "", false
+}
+
 // panicName is the error name of a panic value.
 func panicName(v any) string {
+	if _, ok := goRuntimeError(v); ok {
+		return RuntimeError
+	}
 	switch v.(type) {
 	case interp.StackOverflow:
 		return StackOverflow
@@ -143,7 +194,10 @@ func (s *Session) panicError(p interp.Panic, frames []frame, line, col int, cell
 	if err, ok := p.Value.(error); ok {
 		msg = err.Error()
 	}
-	at := &cellError{Line: line, Col: col, Msg: msg}
+	if goMsg, ok := goRuntimeError(p.Value); ok {
+		msg = goMsg
+	}
+	at := &cellError{Line: line, Col: col, Msg: s.decodePositions(msg)}
 	tb := s.traceback(frames)
 	if line > 0 {
 		tb = append(tb, fmt.Sprintf("  in the statement at line %d:%d of this cell", line, col))

@@ -3,6 +3,7 @@ package dsl
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"path"
 	"regexp"
 	"sort"
@@ -148,10 +149,31 @@ func (s *Session) hint(msg string) string {
 	if p, ok := s.packageNames()[name]; ok {
 		return fmt.Sprintf("%s (import %q)", msg, p)
 	}
+	if q := s.qualified(name); q != "" {
+		return fmt.Sprintf("%s (did you mean %s?)", msg, q)
+	}
 	if near := closest(name, s.visibleNames()); near != "" {
 		return fmt.Sprintf("%s (did you mean %s?)", msg, near)
 	}
 	return msg
+}
+
+// hintPackages are where an unqualified exported name most likely comes
+// from, in order.
+var hintPackages = []string{"fmt", "math", "strings", "strconv", "sort", "time", "errors", "os"}
+
+// qualified names an exported name of a common standard package or of a
+// pre-imported library, as pkg.Name, or "".
+func (s *Session) qualified(name string) string {
+	if !ast.IsExported(name) {
+		return ""
+	}
+	for _, p := range append(append([]string(nil), hintPackages...), s.preImported...) {
+		if _, ok := s.exports[p][name]; ok {
+			return s.packageName(p) + "." + name
+		}
+	}
+	return ""
 }
 
 // visibleNames are the names a cell can use: the session's declarations,
@@ -168,13 +190,16 @@ func (s *Session) visibleNames() []string {
 // most 1 for short names, 2 otherwise), or "".
 func closest(name string, names []string) string {
 	limit := 1
+	if len([]rune(name)) < 3 {
+		return "" // every short name is near another
+	}
 	if len(name) > 4 {
 		limit = 2
 	}
 	best, bestD := "", limit+1
 	sort.Strings(names)
 	for _, n := range names {
-		if n == name || strings.HasPrefix(n, "_rl") {
+		if n == name || strings.HasPrefix(n, "_rl") || !token.IsIdentifier(n) {
 			continue
 		}
 		if d := editDistance(name, n); d < bestD {

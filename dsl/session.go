@@ -78,8 +78,9 @@ type Session struct {
 	// at and atCell locate the top-level statement running (see Position).
 	at, atCell atomic.Int64
 
-	std    map[string][]string // standard package name -> import paths
-	script bool                // running a script: tracebacks say "the script"
+	std         map[string][]string // standard package name -> import paths
+	preImported []string            // import paths of the pre-imported libraries
+	script      bool                // running a script: tracebacks say "the script"
 
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
@@ -210,6 +211,7 @@ func (s *Session) init(opts Options) error {
 	}
 	for _, l := range opts.Libraries {
 		if l.PreImport {
+			s.preImported = append(s.preImported, l.Path)
 			if err := s.evalSource(fmt.Sprintf("import %s %q", l.Name, l.Path)); err != nil {
 				return fmt.Errorf("dsl: pre-importing %s: %w", l.Path, err)
 			}

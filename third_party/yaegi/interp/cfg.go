@@ -198,6 +198,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = sc.getType("int")
 						vtyp = o.typ.val
 					}
+					if ktyp == nil {
+						// routelab patch: the compiler crashed ("nil type").
+						err = o.cfgErrorf("cannot range over %s (type %s)", exprText(o), typeText(o.typ))
+						return false
+					}
 
 					kindex := sc.add(ktyp)
 					sc.sym[k.ident] = &symbol{index: kindex, kind: varSym, typ: ktyp}
@@ -1056,6 +1061,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				err = n.cfgErrorf("invalid operation: cannot send to non-channel %s", n.child[0].typ.id())
 				break
 			}
+			// routelab patch: a value of the wrong type made the compiler
+			// panic in reflect.Value.Convert.
+			if err = check.assignment(n.child[1], n.child[0].typ.val, "send"); err != nil {
+				break
+			}
 			fallthrough
 
 		case declStmt, exprStmt:
@@ -1070,6 +1080,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case breakStmt:
 			if len(n.child) == 0 {
+				if sc.loop == nil && !inSelect(n) {
+					// routelab patch: it was accepted, and did nothing.
+					err = n.cfgErrorf("break is not in a loop, switch, or select")
+					break
+				}
 				n.tnext = sc.loop
 				break
 			}
@@ -1081,6 +1096,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case continueStmt:
 			if len(n.child) == 0 {
+				if sc.loopRestart == nil {
+					// routelab patch: it was accepted, and did nothing.
+					err = n.cfgErrorf("continue is not in a loop")
+					break
+				}
 				n.tnext = sc.loopRestart
 				break
 			}
@@ -1290,6 +1310,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 				}
 
+			case c0.typ != nil && !c0.typ.incomplete && !isCallable(c0.typ):
+				// routelab patch: calling a value that is not a function failed
+				// only at run time, with a reflect panic.
+				err = n.cfgErrorf("invalid operation: cannot call non-function %s (value of type %s)", exprText(c0), typeText(c0.typ))
 			default:
 				// The call may be on a generic function. In that case, replace the
 				// generic function AST by an instantiated one before going further.
@@ -1442,7 +1466,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt2: // for cond {}
 			cond, body := n.child[0], n.child[1]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as for condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in for statement", exprText(cond), typeText(cond.typ))
 			}
 			if cond.rval.IsValid() {
 				// Condition is known at compile time, bypass test.
@@ -1461,7 +1485,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt3: // for init; cond; {}
 			init, cond, body := n.child[0], n.child[1], n.child[2]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as for condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in for statement", exprText(cond), typeText(cond.typ))
 			}
 			n.start = init.start
 			if cond.rval.IsValid() {
@@ -1490,7 +1514,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt5: // for ; cond; post {}
 			cond, post, body := n.child[0], n.child[1], n.child[2]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as for condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in for statement", exprText(cond), typeText(cond.typ))
 			}
 			if cond.rval.IsValid() {
 				// Condition is known at compile time, bypass test.
@@ -1518,7 +1542,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case forStmt7: // for init; cond; post {}
 			init, cond, post, body := n.child[0], n.child[1], n.child[2], n.child[3]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as for condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in for statement", exprText(cond), typeText(cond.typ))
 			}
 			n.start = init.start
 			if cond.rval.IsValid() {
@@ -1615,7 +1639,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case ifStmt0: // if cond {}
 			cond, tbody := n.child[0], n.child[1]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as if condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in if statement", exprText(cond), typeText(cond.typ))
 			}
 			if cond.rval.IsValid() {
 				// Condition is known at compile time, bypass test.
@@ -1633,7 +1657,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case ifStmt1: // if cond {} else {}
 			cond, tbody, fbody := n.child[0], n.child[1], n.child[2]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as if condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in if statement", exprText(cond), typeText(cond.typ))
 			}
 			if cond.rval.IsValid() {
 				// Condition is known at compile time, bypass test and the useless branch.
@@ -1654,7 +1678,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case ifStmt2: // if init; cond {}
 			init, cond, tbody := n.child[0], n.child[1], n.child[2]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as if condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in if statement", exprText(cond), typeText(cond.typ))
 			}
 			n.start = init.start
 			if cond.rval.IsValid() {
@@ -1675,7 +1699,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case ifStmt3: // if init; cond {} else {}
 			init, cond, tbody, fbody := n.child[0], n.child[1], n.child[2], n.child[3]
 			if !isBool(cond.typ) {
-				err = cond.cfgErrorf("non-bool used as if condition")
+				err = cond.cfgErrorf("non-boolean condition %s (type %s) in if statement", exprText(cond), typeText(cond.typ))
 			}
 			n.start = init.start
 			if cond.rval.IsValid() {
@@ -1762,6 +1786,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case returnStmt:
+			if sc.def == nil {
+				// routelab patch: the compiler crashed on a nil function.
+				err = n.cfgErrorf("return is not in a function")
+				break
+			}
 			if len(n.child) > sc.def.typ.numOut() {
 				err = n.cfgErrorf("too many arguments to return")
 				break
@@ -1795,7 +1824,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// TODO(mpl): move any of that code to typecheck?
 				c.typ.node = c
 				if !c.typ.assignableTo(typ) {
-					err = c.cfgErrorf("cannot use %v (type %v) as type %v in return argument", c.ident, c.typ.cat, typ.cat)
+					err = c.cfgErrorf("cannot use %s (type %s) as type %s in return statement", exprText(c), typeText(c.typ), typeText(typ))
 					return
 				}
 				if c.typ.cat == nilT {
@@ -1831,7 +1860,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.action = aGetSym
 					n.gen = nop
 				} else {
-					err = n.cfgErrorf("package %s \"%s\" has no symbol %s", n.child[0].ident, pkg, name)
+					err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)", n.child[0].ident, name, pkg, name)
 				}
 			case n.typ.cat == srcPkgT:
 				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
@@ -2332,7 +2361,8 @@ func compDefineX(sc *scope, n *node) error {
 		}
 
 	default:
-		return n.cfgErrorf("unsupported assign expression")
+		// routelab patch: say what Go says of var a, b = 1.
+		return n.cfgErrorf("assignment mismatch: %d variables but 1 value", l)
 	}
 
 	// Handle redeclarations: find out new symbols vs existing ones.
@@ -2375,6 +2405,16 @@ func compDefineX(sc *scope, n *node) error {
 		n.child[i].findex = index
 	}
 	return nil
+}
+
+// inSelect reports whether n is in a select statement of its function.
+func inSelect(n *node) bool {
+	for p := n.anc; p != nil && p.kind != funcLit && p.kind != funcDecl; p = p.anc {
+		if p.kind == selectStmt {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredByGTA reports whether global type analysis declared the variables
@@ -3039,7 +3079,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 				n.gen = getPtrIndexSeq
 				break
 			}
-			err = n.cfgErrorf("undefined method: %s", name)
+			err = undefinedMember(n, name)
 		case n.typ.TypeOf().Kind() == reflect.Struct:
 			if field, ok := n.typ.rtype.FieldByName(name); ok {
 				n.typ = valueTOf(field.Type)
@@ -3059,7 +3099,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 				n.action = aGetMethod
 				break
 			}
-			err = n.cfgErrorf("undefined method: %s", name)
+			err = undefinedMember(n, name)
 		}
 		return err
 	}
@@ -3083,7 +3123,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.val = field.Index
 			n.gen = getPtrIndexSeq
 		} else {
-			err = n.cfgErrorf("undefined selector: %s", name)
+			err = undefinedMember(n, name)
 		}
 		return err
 	}
@@ -3131,7 +3171,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 		return nil
 	}
 
-	return n.cfgErrorf("undefined selector: %s", name)
+	return undefinedMember(n, name)
 }
 
 // arrayTypeLen returns the node's array length. If the expression is an

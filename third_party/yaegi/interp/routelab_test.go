@@ -172,7 +172,7 @@ func TestRoutelabFailedCompilationChangesNothing(t *testing.T) {
 		{src: `x`, want: "5"},
 		{src: `type Q struct{ a int }`},
 		{src: `func (q Q) Get() int { return q.a + nope }`, err: true, want: "undefined: nope"},
-		{src: `Q{3}.Get()`, err: true, want: "undefined selector: Get"},
+		{src: `Q{3}.Get()`, err: true, want: "Get undefined (type Q has no field or method Get)"},
 		{src: `func (q Q) Get() int { return q.a }`},
 		{src: `Q{3}.Get()`, want: "3"},
 	})
@@ -358,5 +358,60 @@ func TestRoutelabUndefinedPackageInType(t *testing.T) {
 		{src: `import "strings"`},
 		{src: `type S struct { b strings.Builder }`},
 		{src: `S{}.b.Len()`, want: "0"},
+	})
+}
+
+// break, continue and return outside what they belong to are compile
+// errors (they were accepted and did nothing, or crashed the compiler).
+func TestRoutelabBranchesOutsideTheirStatement(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `break`, err: true, want: "1:28: break is not in a loop, switch, or select"},
+		{src: `if true { continue }`, err: true, want: "continue is not in a loop"},
+		{src: `func f() { break }`, err: true, want: "break is not in a loop"},
+		{src: `return`, err: true, want: "return is not in a function"},
+		{src: `for i := 0; i < 3; i++ { func() { continue }() }`, err: true, want: "continue is not in a loop"},
+		{src: `n := 0`},
+		{src: `for i := 0; i < 5; i++ { if i == 3 { break }; if i == 1 { continue }; n += i }`},
+		{src: `n`, want: "2"},
+		{src: `switch n { case 2: n = 7; break; n = 9 }`},
+		{src: `n`, want: "7"},
+		{src: `func g(x int) int { switch { case x > 0: break }; for { if x > 3 { break }; x++ }; return x }`},
+		{src: `g(1)`, want: "4"},
+		{src: `ch := make(chan int, 1)`},
+		{src: `ch <- 1`},
+		{src: `select { case v := <-ch: n = v; break; n = 0 }`},
+		{src: `n`, want: "1"},
+	})
+}
+
+// Messages name the expression and the types as Go does.
+func TestRoutelabMessages(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `import "strings"`},
+		{src: `var b strings.Builder`},
+		{src: `b.Lenn()`, err: true, want: "b.Lenn undefined (type strings.Builder has no field or method Lenn)"},
+		{src: `q := []int{1}`},
+		{src: `q.Len()`, err: true, want: "q.Len undefined (type []int has no field or method Len)"},
+		{src: `strings.Uper("a")`, err: true, want: "undefined: strings.Uper"},
+		{src: `func g(a int) string { return a }`, err: true, want: "cannot use a (type int) as type string in return statement"},
+		{src: `k := 3`},
+		{src: `k()`, err: true, want: "invalid operation: cannot call non-function k (value of type int)"},
+		{src: `var a, c = 1`, err: true, want: "assignment mismatch: 2 variables but 1 value"},
+		{src: `ch := make(chan int, 1)`},
+		{src: `ch <- "s"`, err: true, want: `cannot convert "s" to int`},
+		{src: `var e error = "oops"`, err: true, want: `cannot use "oops" (type string) as type error`},
+	})
+}
+
+func TestRoutelabMoreMessages(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `func f(a int) int { return a }`},
+		{src: `f(1, 2)`, err: true, want: "too many arguments in call to f"},
+		{src: `x := 3`},
+		{src: `if x {}`, err: true, want: "non-boolean condition x (type int) in if statement"},
+		{src: `len(5)`, err: true, want: "invalid argument: 5 (type untyped int) for built-in len"},
+		{src: `var arr [3]int`},
+		{src: `arr[5] = 1`, err: true, want: "invalid argument: index 5 out of bounds [0:3]"},
+		{src: `for i := range 3.5 { _ = i }`, err: true, want: "cannot range over 3.5 (type untyped float)"},
 	})
 }

@@ -102,6 +102,10 @@ func (s *scope) push(indirect bool) *scope {
 	}
 	// inherit loop state and pkgID from ancestor
 	sc.loop, sc.loopRestart, sc.pkgID = s.loop, s.loopRestart, s.pkgID
+	if indirect {
+		// A function body is not in the loop around it (routelab patch).
+		sc.loop, sc.loopRestart = nil, nil
+	}
 	return sc
 }
 

@@ -38,6 +38,10 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 	if n.typ == nil {
 		return n.cfgErrorf("invalid type in %s", context)
 	}
+	// routelab patch: an untyped constant assigned to an interface is
+	// checked against the interface, not only against its default type
+	// (var e error = "oops" compiled, and failed at run time).
+	target := typ
 	if n.typ.untyped {
 		if typ == nil || isInterface(typ) {
 			if typ == nil && n.typ.cat == nilT {
@@ -50,15 +54,18 @@ func (check typecheck) assignment(n *node, typ *itype, context string) error {
 		}
 	}
 
+	if target != nil && isInterface(target) && target != typ {
+		typ = target
+	}
 	if typ == nil {
 		return nil
 	}
 
 	if !n.typ.assignableTo(typ) && typ.str != "*unsafe2.dummy" {
 		if context == "" {
-			return n.cfgErrorf("cannot use type %s as type %s", n.typ.id(), typ.id())
+			return n.cfgErrorf("cannot use %s (type %s) as type %s", exprText(n), typeText(n.typ), typeText(typ))
 		}
-		return n.cfgErrorf("cannot use type %s as type %s in %s", n.typ.id(), typ.id(), context)
+		return n.cfgErrorf("cannot use %s (type %s) as type %s in %s", exprText(n), typeText(n.typ), typeText(typ), context)
 	}
 	return nil
 }
@@ -303,8 +310,8 @@ func (check typecheck) index(n *node, max int) error {
 		return nil
 	}
 
-	if int(vInt(n.rval)) >= max {
-		return n.cfgErrorf("index %s is out of bounds", n.typ.id())
+	if i := int(vInt(n.rval)); i >= max {
+		return n.cfgErrorf("invalid argument: index %d out of bounds [0:%d]", i, max)
 	}
 
 	return nil
@@ -807,7 +814,7 @@ func (check typecheck) builtin(name string, n *node, child []*node, ellipsis boo
 			ok = name == bltnLen
 		}
 		if !ok {
-			return params[0].nod.cfgErrorf("invalid argument for %s", name)
+			return params[0].nod.cfgErrorf("invalid argument: %s (type %s) for built-in %s", exprText(params[0].nod), typeText(params[0].nod.typ), name)
 		}
 	case bltnClose:
 		p := params[0]
@@ -988,6 +995,9 @@ func (check typecheck) arguments(n *node, child []*node, fun *node, ellipsis boo
 func (check typecheck) argument(p param, ftyp *itype, i, l int, ellipsis bool) error {
 	atyp := getArg(ftyp, i)
 	if atyp == nil {
+		if call := p.nod.anc; call != nil && call.kind == callExpr {
+			return p.nod.cfgErrorf("too many arguments in call to %s", exprText(call.child[0]))
+		}
 		return p.nod.cfgErrorf("too many arguments")
 	}
 
