@@ -3,6 +3,7 @@ package dsl
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"strconv"
 	"strings"
 )
@@ -165,4 +166,48 @@ func rejectTopLevelDefer(rw *rewriter, body *ast.BlockStmt) {
 		}
 		return true
 	})
+}
+
+// checkVariables refuses a variable declared at the top level of a cell
+// under a name the session gives to something else (a type, func or
+// constant, or an imported package): at package level Go calls that a
+// redeclaration, and the interpreter would shadow the declaration.
+func (s *Session) checkVariables(u *unit, imports map[string]string) error {
+	for _, st := range u.body.List {
+		for _, id := range definedNames(st) {
+			if sym := s.syms.get(id.Name); sym != nil && sym.Kind != symVar {
+				return s.posErr(id.Pos(), "%s is already declared as a %s in %s; choose another name", id.Name, sym.Kind, s.cellName(sym.Cell))
+			}
+			if p, ok := imports[id.Name]; ok && !strings.HasPrefix(id.Name, "_rl") {
+				return s.posErr(id.Pos(), "%s is the name of the imported package %q; choose another name", id.Name, p)
+			}
+		}
+	}
+	return nil
+}
+
+// definedNames are the variables a top-level statement declares.
+func definedNames(st ast.Stmt) []*ast.Ident {
+	var out []*ast.Ident
+	switch st := st.(type) {
+	case *ast.AssignStmt:
+		if st.Tok == token.DEFINE {
+			for _, l := range st.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					out = append(out, id)
+				}
+			}
+		}
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				for _, id := range sp.(*ast.ValueSpec).Names {
+					if id.Name != "_" {
+						out = append(out, id)
+					}
+				}
+			}
+		}
+	}
+	return out
 }

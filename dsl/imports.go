@@ -60,15 +60,14 @@ func (s *Session) resolveImport(name string, sels map[string]bool) (stdImport, b
 	if len(cands) == 0 {
 		return stdImport{}, false
 	}
-	chosen := ""
+	// Without one that has them all (a typo in a selected name), the
+	// shortest path: its import makes the compiler name the typo.
+	chosen := cands[0]
 	for _, p := range cands {
 		if s.hasAll(p, sels) {
 			chosen = p
 			break
 		}
-	}
-	if chosen == "" {
-		return stdImport{}, false
 	}
 	imp := stdImport{name: name, path: chosen}
 	if len(cands) > 1 {

@@ -86,6 +86,10 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 			if err := s.checkRedefinitions(u); err != nil {
 				return nil, false, err
 			}
+		case stmtChunk:
+			if err := s.checkVariables(u, imports); err != nil {
+				return nil, false, err
+			}
 		}
 		if len(u.file.Decls) > 0 || (u.body != nil && len(u.body.List) > 0) {
 			units = append(units, u)
