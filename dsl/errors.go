@@ -58,7 +58,7 @@ func (s *Session) compileFailure(err error) *cellError {
 	var list scanner.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
 		_, line := splitLine(list[0].Pos.Line)
-		return &cellError{Line: line, Col: list[0].Pos.Column, Msg: list[0].Msg}
+		return &cellError{Line: line, Col: list[0].Pos.Column, Msg: s.decodePositions(list[0].Msg)}
 	}
 	var ce *cellError
 	if errors.As(err, &ce) {
@@ -205,31 +205,65 @@ func (s *Session) panicError(p interp.Panic, frames []frame, line, col int, cell
 	return newError(panicName(p.Value), at, tb, cell)
 }
 
-// traceback describes the interpreted frames of a panic, innermost first;
-// a run of identical frames (deep recursion) is shown once, with its count.
+// traceback describes the interpreted frames of a panic, innermost first.
+// Recursion is shown once: a frame that repeats, or a cycle of up to
+// maxCycle frames (mutual recursion), with the count of repetitions.
 func (s *Session) traceback(frames []frame) []string {
 	var tb []string
 	for i := 0; i < len(frames); {
-		f := frames[i]
-		n := 1
-		for i+n < len(frames) && frames[i+n] == f {
-			n++
+		period, reps := cycleAt(frames, i)
+		for _, f := range frames[i : i+period] {
+			if f.Func != "main" { // the cell's top level: located by its statement
+				tb = append(tb, s.frameLine(f))
+			}
 		}
-		i += n
-		if f.Func == "main" {
-			continue // the cell's own top level: located by its statement
+		if reps > 1 {
+			if period == 1 {
+				tb[len(tb)-1] += fmt.Sprintf(" (%d nested calls)", reps)
+			} else {
+				tb = append(tb, fmt.Sprintf("  (the %d calls above repeat: %d nested calls in all)", period, period*reps))
+			}
 		}
-		file := f.File
-		if pkg, _, ok := strings.Cut(f.Func, "."); ok && f.Cell == 0 && genericSources[pkg] {
-			file = pkg + ".go"
-		}
-		line := fmt.Sprintf("  in %s, %s, line %d:%d", funcName(f.Func), s.where(f.Cell, file), f.Line, f.Col)
-		if n > 1 {
-			line += fmt.Sprintf(" (%d nested calls)", n)
-		}
-		tb = append(tb, line)
+		i += period * reps
 	}
 	return tb
+}
+
+// maxCycle is the longest cycle of mutual recursion a traceback folds.
+const maxCycle = 4
+
+// cycleAt finds the shortest block of frames starting at i that repeats
+// right after itself, and how many times it occurs in a row (1 when none
+// does).
+func cycleAt(frames []frame, i int) (period, reps int) {
+	for p := 1; p <= maxCycle && i+2*p <= len(frames); p++ {
+		n := 1
+		for i+(n+1)*p <= len(frames) && sameFrames(frames[i:i+p], frames[i+n*p:i+(n+1)*p]) {
+			n++
+		}
+		if n > 1 {
+			return p, n
+		}
+	}
+	return 1, 1
+}
+
+func sameFrames(a, b []frame) bool {
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// frameLine locates one interpreted frame.
+func (s *Session) frameLine(f frame) string {
+	file := f.File
+	if pkg, _, ok := strings.Cut(f.Func, "."); ok && f.Cell == 0 && genericSources[pkg] {
+		file = pkg + ".go"
+	}
+	return fmt.Sprintf("  in %s, %s, line %d:%d", funcName(f.Func), s.where(f.Cell, file), f.Line, f.Col)
 }
 
 // funcName turns yaegi's name of a frame's function into Go's way of

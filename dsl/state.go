@@ -167,7 +167,7 @@ func (s *Session) afterRedefinitions(r *cellRun, u *unit) {
 			recompile[name] = true
 		}
 		if old.Kind == symFunc {
-			s.noteValueUses(name, old)
+			s.noteValueUses(name)
 		}
 	}
 	if len(recompile) == 0 {
@@ -183,13 +183,13 @@ func (s *Session) afterRedefinitions(r *cellRun, u *unit) {
 
 // noteValueUses names the function values taken from name before it was
 // redefined: they keep the old definition.
-func (s *Session) noteValueUses(name string, old *symbol) {
+func (s *Session) noteValueUses(name string) {
 	for _, use := range s.syms.valueUses(name) {
 		if use.Cell >= s.cells {
 			continue
 		}
-		fmt.Fprintf(s.out.errW, "note: %s (%s) took %s as a value and keeps the version of %s: %s; run that cell again, or pass func(...) { return %s(...) } to follow redefinitions\n",
-			use.Text, s.cellName(use.Cell), name, s.cellName(old.Cell), strings.TrimSpace(old.Sig), name)
+		fmt.Fprintf(s.out.errW, "note: %s (%s) took %s as a value, which keeps the definition %s had then; run that cell again, or pass func(...) { return %s(...) } to follow redefinitions\n",
+			use.Text, s.cellName(use.Cell), name, name, name)
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,6 +55,7 @@ type node struct {
 	meta       interface{}    // meta stores meta information between gta runs, like errors
 	active     int32          // calls in progress through a function value (routelab patch)
 	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
+	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
 }
 
 func (n *node) shouldBreak() bool {
@@ -613,7 +613,7 @@ func (interp *Interpreter) EvalWithContext(ctx context.Context, src string) (ref
 			if r := recover(); r != nil {
 				var pc [64]uintptr
 				n := runtime.Callers(1, pc[:])
-				err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+				err = Panic{Value: r, Callers: pc[:n], Stack: panicStack(r)}
 			}
 			close(done)
 		}()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"reflect"
 	"runtime"
-	"runtime/debug"
 )
 
 // A Program is Go code that has been parsed and compiled.
@@ -159,7 +158,7 @@ func (interp *Interpreter) Execute(p *Program) (res reflect.Value, err error) {
 		if r != nil {
 			var pc [64]uintptr // 64 frames should be enough.
 			n := runtime.Callers(1, pc[:])
-			err = Panic{Value: r, Callers: pc[:n], Stack: debug.Stack()}
+			err = Panic{Value: r, Callers: pc[:n], Stack: panicStack(r)}
 		}
 	}()
 

@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 	"unsafe"
 )
@@ -36,6 +37,9 @@ func (e StackOverflow) Error() string {
 // concurrent (goroutines); only when the Go stack is deep as well is it
 // recursion, which is what the check of the stack depth tells.
 func enterValueCall(def *node) func() {
+	if def.origin != nil {
+		def = def.origin // a method bound to a receiver: count the method's calls
+	}
 	if max := def.interp.maxDepth; max > 0 && atomic.AddInt32(&def.active, 1) > max {
 		if stackDeeperThan(int(max)) {
 			atomic.AddInt32(&def.active, -1)
@@ -52,6 +56,16 @@ func enterValueCall(def *node) func() {
 func stackDeeperThan(n int) bool {
 	var pc [1]uintptr
 	return runtime.Callers(n, pc[:]) > 0
+}
+
+// panicStack is debug.Stack() for a Panic, except for a StackOverflow: the
+// stack then holds tens of thousands of frames, and writing it out took
+// longer than the recursion itself.
+func panicStack(v any) []byte {
+	if _, deep := v.(StackOverflow); deep {
+		return nil
+	}
+	return debug.Stack()
 }
 
 // closurePointer identifies a closure instance (not only its code, which

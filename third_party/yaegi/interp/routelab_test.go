@@ -216,8 +216,10 @@ var rinf func(int) int
 func init() {
 	rc = func(n int) int { if n == 0 { return 0 }; return rc(n-1) + 1 }
 	rinf = func(n int) int { return rinf(n+1) + 1 }
-}`
-	for _, call := range []string{"inf(0)", "rinf(0)"} {
+}
+type R struct{}
+func (r R) Deeper(n int) int { return r.Deeper(n+1) + 1 }`
+	for _, call := range []string{"inf(0)", "rinf(0)", "R{}.Deeper(0)"} {
 		t.Run(call, func(t *testing.T) {
 			var stderr strings.Builder
 			i := interp.New(interp.Options{MaxCallDepth: 2000, Stderr: &stderr})

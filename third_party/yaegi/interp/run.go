@@ -1976,8 +1976,9 @@ func getMethod(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		// The method as redefined last (routelab patch), bound to its receiver.
-		nod := *latestDefinition(n.val.(*node))
-		nod.redefined = nil
+		m := latestDefinition(n.val.(*node))
+		nod := *m
+		nod.redefined, nod.origin = nil, m
 		nod.val = &nod
 		nod.recv = n.recv
 		getFrame(f, l).data[i] = genFuncValue(&nod)(f)
