@@ -56,8 +56,8 @@ func TestAllocationTooLargeIsAMemoryError(t *testing.T) {
 	defer s.Close()
 	run(t, s, "keep := 7\nsmall := make([]byte, 1<<20)")
 	for code, want := range map[string]string{
-		"make([]int64, 1<<40)":               "make: 8.0 TiB",
-		"m := make(map[int]int, 1<<40)":      "make: 16.0 TiB",
+		"make([]int64, 1<<40)":          "make: 8.0 TiB",
+		"m := make(map[int]int, 1<<40)": "make: 16.0 TiB",
 		"big := make([]byte, 1<<29)\nsmall = append(small, big...)\nsmall = append(small, big...)": "append: 1.",
 	} {
 		de := failsWith(t, s, code, dsl.MemoryError)
