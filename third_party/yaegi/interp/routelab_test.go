@@ -27,7 +27,7 @@ func runSteps(t *testing.T, opts interp.Options, steps []step) {
 		t.Fatal(err)
 	}
 	for _, s := range steps {
-		v, err := eval(i, s.src)
+		v, err := evalStep(i, s.src)
 		switch {
 		case s.err && err == nil:
 			t.Errorf("%q: got %v, want an error containing %q", s.src, v, s.want)
@@ -41,8 +41,8 @@ func runSteps(t *testing.T, opts interp.Options, steps []step) {
 	}
 }
 
-// eval is Eval with the compiler's own panics turned into errors.
-func eval(i *interp.Interpreter, src string) (v any, err error) {
+// evalStep is Eval with the compiler's own panics turned into errors.
+func evalStep(i *interp.Interpreter, src string) (v any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("panic: %v", p)
