@@ -253,3 +253,38 @@ func TestRunAndSweep(t *testing.T) {
 		t.Error("sweep figure")
 	}
 }
+
+// Lab's values show what they are, as text and HTML: a policy its kind and
+// parameters, a summary a labelled table, a run its counts and percentiles.
+func TestValuesShowWhatTheyAre(t *testing.T) {
+	res := Compare(Straggler().Seeds(2), LatencyAware(Alpha(0.3)), Policy("mine", func(r Replica) float64 { return float64(r.Outstanding) }))
+	cases := []struct {
+		v    any
+		text string
+	}{
+		{LatencyAware(), "latency-aware: built-in policy; α = 0.15"},
+		{Adaptive(C(0.1)), "adaptive(c=0.1): built-in policy; c = 0.1, α = 0.15, L = 100 ms"},
+		{Policy("mine", func(Replica) float64 { return 0 }), "mine: scripted cost function: each eligible replica is scored, the lowest cost wins"},
+		{Picker("p", func(v *View) int { return 1 }), "p: scripted picker"},
+		{res.Summary("mine"), "summary of 2 runs (2 with latency figures)\n  median_cohort_arrivals"},
+		{res.Runs("latency-aware(α=0.3)")[0], "latency-aware(α=0.3) on straggler, seed 1: "},
+		{C(0.9), "lab.C(0.9)"},
+		{Hooks{Pick: func(*View) int { return 1 }}, "lab.Hooks: Pick set, Observe not set"},
+		{Slow(2, 3), "0s: replica 2 ×3 slower"},
+		{Comparison{}, "empty comparison (lab.Compare makes one)"},
+		{&RunResult{}, "empty run (lab.Run makes one)"},
+		{StudyResult{}, "empty study (lab.Study makes one)"},
+		{Figure{}, "empty figure"},
+	}
+	for _, c := range cases {
+		b := display.Of(c.v)
+		html, _ := b[display.TextHTML].(string)
+		if !strings.HasPrefix(b.Text(), c.text) || html == "" {
+			t.Errorf("%T shows %q (html %d bytes), want %q…", c.v, b.Text(), len(html), c.text)
+		}
+	}
+	run := display.Of(res.Runs("mine")[0])
+	if n := len(run.Text()); n > 300 || strings.Contains(run.Text(), "\n") {
+		t.Errorf("a run shows %d bytes over several lines: %s", n, run.Text())
+	}
+}

@@ -153,7 +153,7 @@ func Policy(name string, cost func(r Replica) float64) PolicySpec {
 	checkScripted("lab.Policy", name, "cost", cost == nil)
 	var mu sync.Mutex
 	return PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(engine.PolicyEnv) (engine.Policy, error) {
-		return &costPolicy{cost: cost, mu: &mu}, nil
+		return &costPolicy{name: name, cost: cost, mu: &mu}, nil
 	}}
 }
 
@@ -165,6 +165,7 @@ func checkScripted(op, name, fn string, missing bool) {
 }
 
 type costPolicy struct {
+	name string
 	cost func(Replica) float64
 	mu   *sync.Mutex
 }
@@ -230,13 +231,14 @@ func scripted(name string, kind engine.PolicyKind, newHooks func() Hooks) Policy
 		if h.Pick == nil {
 			return nil, fmt.Errorf("its Hooks have no Pick function")
 		}
-		return &hooked{h: h, mu: &mu}, nil
+		return &hooked{name: name, h: h, mu: &mu}, nil
 	}}
 }
 
 type hooked struct {
-	h  Hooks
-	mu *sync.Mutex
+	name string
+	h    Hooks
+	mu   *sync.Mutex
 }
 
 func (p *hooked) Pick(v *View) (int, error) {
