@@ -124,6 +124,9 @@ func (c Comparison) HTML() string {
 
 // String lists each point's comparison table.
 func (s SweepResult) String() string {
+	if len(s.Comparisons) == 0 {
+		return "sweep with no points"
+	}
 	var b strings.Builder
 	for _, c := range s.Comparisons {
 		if c != nil {
