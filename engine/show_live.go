@@ -10,7 +10,10 @@ import (
 // lists are cut, so a cluster of thousands of replicas shows a few rows and
 // a count.
 
-var replicaHead = []string{"replica", "healthy", "waiting", "in flight", "service EWMA ms", "reward EWMA", "completed"}
+// replicaHead heads the columns of replicaCells.
+func replicaHead() []string {
+	return []string{"replica", "healthy", "waiting", "in flight", "service EWMA ms", "reward EWMA", "completed"}
+}
 
 func replicaCells(r Replica) []string {
 	return []string{fmt.Sprint(r.ID), yesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
@@ -26,8 +29,9 @@ func (r Replica) String() string {
 // HTML shows the replica as a table.
 func (r Replica) HTML() string {
 	sh := sheet{title: fmt.Sprintf("replica %d", r.ID)}
-	for i, h := range replicaHead[1:] {
-		sh.add(h, replicaCells(r)[i+1])
+	cells := replicaCells(r)
+	for i, h := range replicaHead()[1:] {
+		sh.add(h, cells[i+1])
 	}
 	sh.add("outstanding", fmt.Sprint(r.Outstanding))
 	return sh.html()
@@ -41,7 +45,7 @@ func (v View) sheet() sheet {
 		ids[i] = fmt.Sprint(r.ID)
 	}
 	sh.add("eligible", yesNo(len(ids) > 0, cutList(ids, ", "), "none"))
-	sh.addGrid("replicas", replicaHead, len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
+	sh.addGrid("replicas", replicaHead(), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
 	return sh
 }
 
@@ -63,7 +67,7 @@ func (s Snapshot) sheet() sheet {
 	sh := sheet{title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
 	sh.add("totals", s.Totals.String())
 	sh.add("last 250 completions", s.Recent.String())
-	head := append(append([]string(nil), replicaHead...), "speed ms", "assigned", "finished")
+	head := append(replicaHead(), "speed ms", "assigned", "finished")
 	sh.addGrid("replicas", head, len(s.Replicas), func(i int) []string {
 		r := s.Replicas[i]
 		return append(replicaCells(r.Replica), fmt.Sprintf("%g", r.SpeedMs), fmt.Sprint(r.Assigned), fmt.Sprint(r.Finished))
@@ -150,7 +154,7 @@ func (s Simulator) sheet() sheet {
 	if s.err != nil {
 		sh.add("stopped", s.err.Error())
 	}
-	head := append(append([]string(nil), replicaHead...), "speed ms")
+	head := append(replicaHead(), "speed ms")
 	sh.addGrid("replicas", head, len(s.replicas), func(i int) []string {
 		r := &s.replicas[i]
 		return append(replicaCells(r.pub), fmt.Sprintf("%g", r.base*r.factor))
