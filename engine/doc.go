@@ -15,8 +15,10 @@
 // agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)
 // and reproducing the specification's failure modes.
 //
-// The package uses only the standard library and knows nothing about
+// The package uses only the standard library and imports nothing of
 // notebooks, charts or interpreters. It never prints; runs take a context.
+// Its values describe themselves: String, and HTML tables that a notebook
+// finds by method name alone (show.go and its siblings).
 // Randomness comes from Rand (xoshiro256**), with one stream per purpose, and
 // the workload uses exactly specified elementary functions (xmath.go), so a
 // seed gives the same workload on every platform and Go version.

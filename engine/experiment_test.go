@@ -100,6 +100,30 @@ func TestGoldenComparison(t *testing.T) {
 	}
 }
 
+// The text table is what `routelab compare` prints and write-ups quote: it
+// is pinned byte for byte (-update rewrites it).
+func TestGoldenComparisonText(t *testing.T) {
+	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(3)}
+	c, err := Compare(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []byte(c.String())
+	path := filepath.Join("testdata", "compare_failure.golden.txt")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("text table differs from %s (run with -update if the change is intended):\n%s", path, got)
+	}
+}
+
 func TestGoldenComparisonInvariants(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "compare_failure.golden.json"))
 	if err != nil {

@@ -50,10 +50,36 @@ type PolicyEnv struct {
 }
 
 // PolicySpec names a policy and makes a fresh instance for every run, so runs
-// can proceed in parallel without sharing state.
+// can proceed in parallel without sharing state. Kind and Params say what the
+// policy is, for people reading a spec (its display, a notebook's output);
+// the policy itself reads only what New closed over.
 type PolicySpec struct {
-	Name string
-	New  func(env PolicyEnv) (Policy, error)
+	Name   string
+	New    func(env PolicyEnv) (Policy, error)
+	Kind   PolicyKind
+	Params []PolicyParam
+}
+
+// PolicyKind says how a policy is made.
+type PolicyKind string
+
+// The kinds of policy: the engine's own, and the three scripted kinds the
+// lab package makes from functions written in a notebook cell. A spec made
+// in Go code may leave Kind empty.
+const (
+	BuiltinPolicy  PolicyKind = "built-in"
+	CostPolicy     PolicyKind = "cost function"
+	PickerPolicy   PolicyKind = "picker"
+	StatefulPolicy PolicyKind = "stateful"
+)
+
+// PolicyParam is one parameter of a policy, as people read it: c = 0.35
+// (exploration weight).
+type PolicyParam struct {
+	Name  string
+	Value float64
+	Unit  string // "" for a pure number
+	About string
 }
 
 // Router parameters fixed by the specification.
@@ -75,7 +101,7 @@ func reward(serviceMs, ceiling float64) float64 { return math.Max(0, 1-serviceMs
 // cursor advances only on an accepted assignment (Pick is never called for a
 // shed request), so when the eligible set changes, shares change with it.
 func RoundRobin() PolicySpec {
-	return PolicySpec{Name: "round-robin", New: func(PolicyEnv) (Policy, error) { return &roundRobin{}, nil }}
+	return PolicySpec{Name: "round-robin", Kind: BuiltinPolicy, New: func(PolicyEnv) (Policy, error) { return &roundRobin{}, nil }}
 }
 
 type roundRobin struct{ cursor int }
@@ -91,7 +117,7 @@ func (p *roundRobin) Observe(int, float64) {}
 // LeastQueue picks the eligible replica with the fewest outstanding requests
 // (waiting + in flight), ties to the lowest id.
 func LeastQueue() PolicySpec {
-	return PolicySpec{Name: "least-queue", New: func(PolicyEnv) (Policy, error) { return leastQueue{}, nil }}
+	return PolicySpec{Name: "least-queue", Kind: BuiltinPolicy, New: func(PolicyEnv) (Policy, error) { return leastQueue{}, nil }}
 }
 
 type leastQueue struct{}
@@ -111,11 +137,9 @@ func (leastQueue) Observe(int, float64) {}
 // LatencyAware minimises (o_i + 1)·ŝ_i, ŝ an EWMA with weight alpha of the
 // observed service times (starting at 11 ms), ties to the lowest id.
 func LatencyAware(alpha float64) PolicySpec {
-	name := "latency-aware"
-	if alpha != DefaultAlpha {
-		name = fmt.Sprintf("latency-aware(α=%g)", alpha)
-	}
-	return PolicySpec{Name: name, New: func(env PolicyEnv) (Policy, error) {
+	params := []PolicyParam{alphaParam(alpha)}
+	name := paramName("latency-aware", params, []PolicyParam{alphaParam(DefaultAlpha)})
+	return PolicySpec{Name: name, Kind: BuiltinPolicy, Params: params, New: func(env PolicyEnv) (Policy, error) {
 		if err := checkAlpha(alpha); err != nil {
 			return nil, err
 		}
@@ -125,6 +149,25 @@ func LatencyAware(alpha float64) PolicySpec {
 		}
 		return p, nil
 	}}
+}
+
+func alphaParam(alpha float64) PolicyParam {
+	return PolicyParam{Name: "α", Value: alpha, About: "EWMA weight of the newest observation"}
+}
+
+// paramName is a policy's name with the parameters that differ from their
+// defaults: "latency-aware(α=0.5)", "adaptive(c=0.1,L=80)".
+func paramName(base string, params, defaults []PolicyParam) string {
+	var parts []string
+	for i, p := range params {
+		if p.Value != defaults[i].Value {
+			parts = append(parts, fmt.Sprintf("%s=%g", p.Name, p.Value))
+		}
+	}
+	if len(parts) == 0 {
+		return base
+	}
+	return base + "(" + strings.Join(parts, ",") + ")"
 }
 
 func checkAlpha(alpha float64) error {
@@ -163,7 +206,9 @@ func DefaultAdaptiveParams() AdaptiveParams {
 	return AdaptiveParams{C: DefaultC, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}
 }
 
-func (a AdaptiveParams) validate() error {
+// Validate checks the parameters: c finite and >= 0, α in (0, 1], L finite
+// and > 0.
+func (a AdaptiveParams) Validate() error {
 	if !finite(a.C) || a.C < 0 {
 		return fieldErr("adaptive.c", a.C, "a finite number >= 0")
 	}
@@ -181,8 +226,9 @@ func (a AdaptiveParams) validate() error {
 // and congestion avoidance. r̄ starts at 1 − 11/L and ŝ at 11 ms, so before
 // any reward is clipped r̄ = 1 − ŝ/L.
 func Adaptive(p AdaptiveParams) PolicySpec {
-	return PolicySpec{Name: p.name(), New: func(env PolicyEnv) (Policy, error) {
-		if err := p.validate(); err != nil {
+	name := paramName("adaptive", p.params(), DefaultAdaptiveParams().params())
+	return PolicySpec{Name: name, Kind: BuiltinPolicy, Params: p.params(), New: func(env PolicyEnv) (Policy, error) {
+		if err := p.Validate(); err != nil {
 			return nil, err
 		}
 		a := &adaptive{p: p, s: make([]ewma, env.Replicas), r: make([]ewma, env.Replicas), n: make([]int, env.Replicas)}
@@ -194,21 +240,13 @@ func Adaptive(p AdaptiveParams) PolicySpec {
 	}}
 }
 
-func (a AdaptiveParams) name() string {
-	var parts []string
-	if a.C != DefaultC {
-		parts = append(parts, fmt.Sprintf("c=%g", a.C))
+// params lists the parameters in the order of Adaptive's name.
+func (a AdaptiveParams) params() []PolicyParam {
+	return []PolicyParam{
+		{Name: "c", Value: a.C, About: "exploration weight"},
+		alphaParam(a.Alpha),
+		{Name: "L", Value: a.Ceiling, Unit: "ms", About: "reward ceiling"},
 	}
-	if a.Alpha != DefaultAlpha {
-		parts = append(parts, fmt.Sprintf("α=%g", a.Alpha))
-	}
-	if a.Ceiling != DefaultCeiling {
-		parts = append(parts, fmt.Sprintf("L=%g", a.Ceiling))
-	}
-	if len(parts) == 0 {
-		return "adaptive"
-	}
-	return "adaptive(" + strings.Join(parts, ",") + ")"
 }
 
 type adaptive struct {
@@ -246,7 +284,7 @@ func (a *adaptive) Observe(id int, s float64) {
 
 // Random picks an eligible replica uniformly, from the policy's own stream.
 func Random() PolicySpec {
-	return PolicySpec{Name: "random", New: func(env PolicyEnv) (Policy, error) { return &random{rng: env.Rand}, nil }}
+	return PolicySpec{Name: "random", Kind: BuiltinPolicy, New: func(env PolicyEnv) (Policy, error) { return &random{rng: env.Rand}, nil }}
 }
 
 type random struct{ rng *Rand }
@@ -258,7 +296,7 @@ func (p *random) Observe(int, float64)      {}
 // policy's own stream) and picks the one with fewer outstanding requests,
 // ties to the lower id.
 func PowerOfTwo() PolicySpec {
-	return PolicySpec{Name: "p2c", New: func(env PolicyEnv) (Policy, error) { return &powerOfTwo{rng: env.Rand}, nil }}
+	return PolicySpec{Name: "p2c", Kind: BuiltinPolicy, New: func(env PolicyEnv) (Policy, error) { return &powerOfTwo{rng: env.Rand}, nil }}
 }
 
 type powerOfTwo struct{ rng *Rand }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -256,5 +258,30 @@ func TestPolicyPanicBecomesError(t *testing.T) {
 	_, err := Run(t.Context(), RunSpec{Scenario: NewScenario("x"), Policy: spec, Seed: 1, Protocol: DefaultProtocol()})
 	if err == nil || !contains(err.Error(), `policy "panicky" panicked: scoring blew up`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// Every built-in says it is one, and a tuned built-in carries the values it
+// runs with, in the order of its name.
+func TestBuiltinSpecsSayWhatTheyAre(t *testing.T) {
+	for _, n := range PolicyNames() {
+		if p, _ := PolicyByName(n); p.Kind != BuiltinPolicy {
+			t.Errorf("%s: kind %q", n, p.Kind)
+		}
+	}
+	a := Adaptive(AdaptiveParams{C: 0.1, Alpha: 0.3, Ceiling: 80})
+	want := []PolicyParam{
+		{Name: "c", Value: 0.1, About: "exploration weight"},
+		{Name: "α", Value: 0.3, About: "EWMA weight of the newest observation"},
+		{Name: "L", Value: 80, Unit: "ms", About: "reward ceiling"},
+	}
+	if a.Name != "adaptive(c=0.1,α=0.3,L=80)" || !slices.Equal(a.Params, want) {
+		t.Errorf("adaptive: %q %v", a.Name, a.Params)
+	}
+	if la := LatencyAware(0.5); la.Name != "latency-aware(α=0.5)" || len(la.Params) != 1 || la.Params[0].Value != 0.5 {
+		t.Errorf("latency-aware: %q %v", la.Name, la.Params)
+	}
+	if err := (AdaptiveParams{C: 0.35, Alpha: 0, Ceiling: 100}).Validate(); err == nil || !strings.Contains(err.Error(), "alpha: 0 is not allowed") {
+		t.Errorf("Validate: %v", err)
 	}
 }

@@ -176,32 +176,73 @@ func Dash(format string, x float64) string {
 }
 
 // String renders the comparison as a text table.
-func (c *Comparison) String() string {
+func (c Comparison) String() string {
 	var b strings.Builder
 	_ = c.WriteText(&b)
 	return b.String()
 }
 
+// summaryColumn is a column of a comparison's table, after the policy name:
+// the text table and the HTML table both read this list.
+type summaryColumn struct {
+	head string
+	cell func(Summary) string
+}
+
+func summaryColumns() []summaryColumn {
+	return []summaryColumn{
+		{"p50 ms", func(s Summary) string { return Dash("%.1f", s.MedianP50) }},
+		{"p90 ms", func(s Summary) string { return Dash("%.1f", s.MedianP90) }},
+		{"p99 ms", func(s Summary) string { return Dash("%.1f", s.MedianP99) }},
+		{"p99 range ms", func(s Summary) string { return rangeText(s.P99Min, s.P99Max) }},
+		{"SLO miss", func(s Summary) string { return Dash("%.2f%%", 100*s.MedianSLOMissRate) }},
+		{"shed", func(s Summary) string { return Dash("%.0f", s.MedianShed) }},
+		{"unfinished", func(s Summary) string { return Dash("%.0f", s.MedianUnfinished) }},
+		{"attainment", func(s Summary) string { return Dash("%.2f%%", 100*s.MedianAttainment) }},
+		{"goodput/s", func(s Summary) string { return Dash("%.1f", s.MedianGoodput) }},
+		{"throughput/s", func(s Summary) string { return Dash("%.1f", s.MedianThroughput) }},
+	}
+}
+
+// tableRows returns the table's header and one row per policy.
+func (c *Comparison) tableRows() (head []string, rows [][]string) {
+	cols := summaryColumns()
+	head = []string{"policy"}
+	for _, col := range cols {
+		head = append(head, col.head)
+	}
+	for _, p := range c.Policies {
+		row := []string{p.Name}
+		for _, col := range cols {
+			row = append(row, col.cell(p.Summary))
+		}
+		rows = append(rows, row)
+	}
+	return head, rows
+}
+
+// headline is the table's first line: the scenario and the protocol.
+func (c *Comparison) headline() string {
+	return fmt.Sprintf("%s — %s, %s, %d seeds, %g s warm-up + %g s measured, SLO %g ms",
+		c.Scenario.Name, c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds),
+		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.Protocol.SLO)
+}
+
+const comparisonNote = "medians across seeds; the p99 range is the observed min–max, not a confidence interval"
+
 // WriteText writes a readable table: per policy the medians across seeds
 // and the observed p99 range.
 func (c *Comparison) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%s — %s, %s, %d seeds, %g s warm-up + %g s measured, SLO %g ms\n",
-		c.Scenario.Name, c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds),
-		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.Protocol.SLO)
+	fmt.Fprintln(w, c.headline())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\tp50 ms\tp90 ms\tp99 ms\tp99 range ms\tSLO miss\tshed\tunfinished\tattainment\tgoodput/s\tthroughput/s\t")
-	for _, p := range c.Policies {
-		s := p.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.Name,
-			Dash("%.1f", s.MedianP50), Dash("%.1f", s.MedianP90), Dash("%.1f", s.MedianP99),
-			rangeText(s.P99Min, s.P99Max), Dash("%.2f%%", 100*s.MedianSLOMissRate),
-			Dash("%.0f", s.MedianShed), Dash("%.0f", s.MedianUnfinished),
-			Dash("%.2f%%", 100*s.MedianAttainment), Dash("%.1f", s.MedianGoodput), Dash("%.1f", s.MedianThroughput))
+	head, rows := c.tableRows()
+	for _, r := range append([][]string{head}, rows...) {
+		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintln(w, "medians across seeds; the p99 range is the observed min–max, not a confidence interval")
+	_, err := fmt.Fprintln(w, comparisonNote)
 	return err
 }
 

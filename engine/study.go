@@ -95,7 +95,7 @@ func (c StudyConfig) Validate() error {
 		return fieldErr("weights", "none", "at least one exploration weight")
 	}
 	for i, w := range c.Weights {
-		if err := (AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}).validate(); err != nil {
+		if err := (AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}).Validate(); err != nil {
 			return fieldErr(fmt.Sprintf("weights[%d]", i), w, "a finite number >= 0")
 		}
 	}

@@ -9,12 +9,17 @@
 //	res := lab.Compare(scn, lab.RoundRobin(), lab.LeastQueue(), lab.Adaptive(), p2)
 //	res.Chart()
 //
-// Scenarios are immutable builders: each method returns a changed copy. The
-// functions that run the engine report bad input by panicking with an
-// *Error, which a cell shows as an error naming the bad value; in a session
-// they also stop promptly when the cell is interrupted.
+// Scenarios are immutable builders: each method returns a changed copy.
+// Bad input is refused by the call that received it — a builder, an event,
+// a policy option — by panicking with an *Error, which a cell shows as a
+// ValueError naming the argument, its value and what is allowed. The
+// functions that run the engine report errors the same way and, in a
+// session, stop promptly when the cell is interrupted.
+//
+// Every value shows itself as text and HTML (show.go; engine values through
+// their own String and HTML methods).
 //
 // Read first: scenario.go (the builder), policy.go (built-in and scripted
-// policies), env.go (Compare, Run, Sweep, Study), results.go (what they
-// return and how it displays).
+// policies, options), env.go (Compare, Run, Sweep, Study), results.go (what
+// they return), show.go (how it displays).
 package lab

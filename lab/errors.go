@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/routelab/routelab/engine"
 )
@@ -14,7 +15,17 @@ type Error struct {
 	Err error
 }
 
-func (e *Error) Error() string { return e.Op + ": " + e.Err.Error() }
+func (e *Error) Error() string {
+	msg := "no details"
+	if e.Err != nil {
+		msg = e.Err.Error()
+	}
+	if e.Op == "" {
+		return msg
+	}
+	return e.Op + ": " + msg
+}
+
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrorName classifies the failure for notebook display.
@@ -37,3 +48,17 @@ func fail(op string, err error) {
 func failf(op, format string, args ...any) {
 	fail(op, fmt.Errorf(format, args...))
 }
+
+// check fails op with a ValueError naming the argument, its value and what
+// is allowed, unless ok: bad input is refused by the call that received it.
+func check(op string, ok bool, arg string, value any, allowed string) {
+	if !ok {
+		fail(op, &engine.FieldError{Field: arg, Value: value, Allowed: allowed})
+	}
+}
+
+// word is a value shown as is in an error (a string would be quoted).
+type word string
+
+// finite is false for NaN and ±Inf.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -3,6 +3,8 @@ package lab
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/routelab/routelab/engine"
@@ -19,24 +21,96 @@ type View = engine.View
 // PolicySpec names a policy and builds a fresh instance for every run.
 type PolicySpec = engine.PolicySpec
 
-// Option tunes a built-in policy.
-type Option func(*engine.AdaptiveParams)
+// Option tunes a built-in policy: lab.C, lab.Alpha or lab.Ceiling. A policy
+// takes only the options it reads (lab.LatencyAware takes lab.Alpha alone);
+// any other option is refused, as silently ignoring it would mislead.
+type Option struct {
+	param optionParam
+	value float64
+}
 
-// C sets Adaptive's exploration weight (default 0.35).
-func C(c float64) Option { return func(p *engine.AdaptiveParams) { p.C = c } }
+type optionParam int
 
-// Alpha sets the EWMA weight of the newest observation (default 0.15).
-func Alpha(a float64) Option { return func(p *engine.AdaptiveParams) { p.Alpha = a } }
+const (
+	optC optionParam = iota + 1
+	optAlpha
+	optCeiling
+)
 
-// Ceiling sets Adaptive's reward ceiling L in ms (default 100).
-func Ceiling(ms float64) Option { return func(p *engine.AdaptiveParams) { p.Ceiling = ms } }
+// call is the function that makes an option of this parameter.
+func (p optionParam) call() string {
+	return [...]string{optC: "lab.C", optAlpha: "lab.Alpha", optCeiling: "lab.Ceiling"}[p]
+}
 
-func params(opts []Option) engine.AdaptiveParams {
+// String is the call that made the option: lab.C(0.9).
+func (o Option) String() string {
+	if o.param == 0 {
+		return "lab.Option{} (not made by lab.C, lab.Alpha or lab.Ceiling)"
+	}
+	return fmt.Sprintf("%s(%g)", o.param.call(), o.value)
+}
+
+func (o Option) set(p *engine.AdaptiveParams) {
+	switch o.param {
+	case optC:
+		p.C = o.value
+	case optAlpha:
+		p.Alpha = o.value
+	case optCeiling:
+		p.Ceiling = o.value
+	}
+}
+
+// newOption checks the value with the engine's own bounds, so a bad value
+// fails where it was written.
+func newOption(param optionParam, v float64) Option {
+	o := Option{param, v}
 	p := engine.DefaultAdaptiveParams()
+	o.set(&p)
+	if err := p.Validate(); err != nil {
+		fail(param.call(), err)
+	}
+	return o
+}
+
+// C sets Adaptive's exploration weight (default 0.35; finite, >= 0).
+func C(c float64) Option { return newOption(optC, c) }
+
+// Alpha sets the EWMA weight of the newest observation (default 0.15; in
+// (0, 1]).
+func Alpha(a float64) Option { return newOption(optAlpha, a) }
+
+// Ceiling sets Adaptive's reward ceiling L in ms (default 100; finite, > 0).
+func Ceiling(ms float64) Option { return newOption(optCeiling, ms) }
+
+// params applies opts to the defaults. An option the policy does not take,
+// or one given twice, fails naming the options the policy takes.
+func params(op, policy string, opts []Option, takes ...optionParam) engine.AdaptiveParams {
+	p := engine.DefaultAdaptiveParams()
+	var seen []optionParam
 	for _, o := range opts {
-		o(&p)
+		if !slices.Contains(takes, o.param) {
+			fail(op, &engine.FieldError{Field: "option", Value: o, Allowed: "an option " + policy + " takes: " + callList(takes)})
+		}
+		if slices.Contains(seen, o.param) {
+			fail(op, &engine.FieldError{Field: "option", Value: o, Allowed: "each option at most once"})
+		}
+		seen = append(seen, o.param)
+		o.set(&p)
 	}
 	return p
+}
+
+// callList is "lab.C, lab.Alpha or lab.Ceiling".
+func callList(ps []optionParam) string {
+	calls := make([]string, len(ps))
+	for i, p := range ps {
+		calls[i] = p.call()
+	}
+	if len(calls) == 1 {
+		return calls[0]
+	}
+	return strings.Join(calls[:len(calls)-1], ", ") + " or " + calls[len(calls)-1]
 }
 
 // RoundRobin cycles a cursor over the eligible replicas.
@@ -45,12 +119,17 @@ func RoundRobin() PolicySpec { return engine.RoundRobin() }
 // LeastQueue picks the fewest outstanding requests (waiting + in flight).
 func LeastQueue() PolicySpec { return engine.LeastQueue() }
 
-// LatencyAware minimises (outstanding + 1) × EWMA service time; Alpha tunes it.
-func LatencyAware(opts ...Option) PolicySpec { return engine.LatencyAware(params(opts).Alpha) }
+// LatencyAware minimises (outstanding + 1) × EWMA service time; it takes
+// lab.Alpha.
+func LatencyAware(opts ...Option) PolicySpec {
+	return engine.LatencyAware(params("lab.LatencyAware", "latency-aware", opts, optAlpha).Alpha)
+}
 
-// Adaptive is the specification's UCB-inspired policy; C, Alpha and Ceiling
-// tune it.
-func Adaptive(opts ...Option) PolicySpec { return engine.Adaptive(params(opts)) }
+// Adaptive is the specification's UCB-inspired policy; it takes lab.C,
+// lab.Alpha and lab.Ceiling.
+func Adaptive(opts ...Option) PolicySpec {
+	return engine.Adaptive(params("lab.Adaptive", "adaptive", opts, optC, optAlpha, optCeiling))
+}
 
 // Random picks uniformly among eligible replicas.
 func Random() PolicySpec { return engine.Random() }
@@ -71,16 +150,22 @@ func Builtin(name string) PolicySpec {
 // scored and the lowest cost wins, ties going to the lowest id. A cost that
 // is NaN stops the run with an error naming the policy and the replica.
 func Policy(name string, cost func(r Replica) float64) PolicySpec {
+	checkScripted("lab.Policy", name, "cost", cost == nil)
 	var mu sync.Mutex
-	return PolicySpec{Name: name, New: func(engine.PolicyEnv) (engine.Policy, error) {
-		if cost == nil {
-			return nil, fmt.Errorf("no cost function given")
-		}
-		return &costPolicy{cost: cost, mu: &mu}, nil
+	return PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(engine.PolicyEnv) (engine.Policy, error) {
+		return &costPolicy{name: name, cost: cost, mu: &mu}, nil
 	}}
 }
 
+// checkScripted refuses an empty name or a missing function when the policy
+// is made, not when a comparison first runs it.
+func checkScripted(op, name, fn string, missing bool) {
+	check(op, name != "", "name", name, "a non-empty policy name")
+	check(op, !missing, fn, word("nil"), "a function")
+}
+
 type costPolicy struct {
+	name string
 	cost func(Replica) float64
 	mu   *sync.Mutex
 }
@@ -107,7 +192,8 @@ func (p *costPolicy) Observe(int, float64) {}
 // decision and returns the id of an eligible replica. One call per decision
 // is the fastest way to script a policy.
 func Picker(name string, pick func(v *View) int) PolicySpec {
-	return scripted(name, func() Hooks { return Hooks{Pick: pick} })
+	checkScripted("lab.Picker", name, "pick", pick == nil)
+	return scripted(name, engine.PickerPolicy, func() Hooks { return Hooks{Pick: pick} })
 }
 
 // Hooks are a stateful policy's two functions: Pick chooses an eligible
@@ -128,30 +214,31 @@ type Hooks struct {
 //			Observe: func(id int, ms float64) { seen[id]++ },
 //		}
 //	})
-func Stateful(name string, newHooks func() Hooks) PolicySpec { return scripted(name, newHooks) }
+func Stateful(name string, newHooks func() Hooks) PolicySpec {
+	checkScripted("lab.Stateful", name, "newHooks", newHooks == nil)
+	return scripted(name, engine.StatefulPolicy, newHooks)
+}
 
 // scripted wraps user hooks. Scripted code may not be safe to run from
 // several goroutines at once, so calls into it are serialised (runs of a
 // comparison still proceed in parallel; results do not depend on it).
-func scripted(name string, newHooks func() Hooks) PolicySpec {
+func scripted(name string, kind engine.PolicyKind, newHooks func() Hooks) PolicySpec {
 	var mu sync.Mutex
-	return PolicySpec{Name: name, New: func(env engine.PolicyEnv) (engine.Policy, error) {
-		if newHooks == nil {
-			return nil, fmt.Errorf("no policy function given")
-		}
+	return PolicySpec{Name: name, Kind: kind, New: func(env engine.PolicyEnv) (engine.Policy, error) {
 		mu.Lock()
 		h := newHooks()
 		mu.Unlock()
 		if h.Pick == nil {
 			return nil, fmt.Errorf("its Hooks have no Pick function")
 		}
-		return &hooked{h: h, mu: &mu}, nil
+		return &hooked{name: name, h: h, mu: &mu}, nil
 	}}
 }
 
 type hooked struct {
-	h  Hooks
-	mu *sync.Mutex
+	name string
+	h    Hooks
+	mu   *sync.Mutex
 }
 
 func (p *hooked) Pick(v *View) (int, error) {

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,11 +16,6 @@ import (
 type Comparison struct {
 	*engine.Comparison
 	env *Env
-}
-
-// Bundle shows the comparison as a table (text and HTML).
-func (c *Comparison) Bundle() display.Bundle {
-	return display.Bundle{display.TextPlain: c.String(), display.TextHTML: plot.ComparisonTable(c.Comparison)}
 }
 
 // Chart draws medians and p99 ranges, attainment, goodput and losses per policy.
@@ -109,14 +103,6 @@ type RunResult struct {
 // shares over time, with the scenario's events marked.
 func (r *RunResult) Timeline() *Figure { return r.env.figure(plot.Timeline(r.RunResult)) }
 
-// String summarises the run.
-func (r *RunResult) String() string {
-	l := r.Latency
-	return fmt.Sprintf("%s on %s, seed %d: %d arrivals → %d completed, %d shed, %d unfinished; p50 %s ms, p99 %s ms, attainment %s",
-		r.Policy, r.Scenario, r.Seed, r.Cohort, r.Completed, r.Shed, r.Unfinished,
-		engine.Dash("%.1f", l.P50), engine.Dash("%.1f", l.P99), engine.Dash("%.2f%%", 100*r.Attainment))
-}
-
 // SweepResult is a comparison at each point of a rate sweep.
 type SweepResult struct {
 	*engine.SweepResult
@@ -126,16 +112,6 @@ type SweepResult struct {
 // Chart draws p99 and attainment against the arrival rate per policy.
 func (s *SweepResult) Chart() *Figure { return s.env.figure(plot.RateSweep(s.SweepResult)) }
 
-// String lists each point's comparison.
-func (s *SweepResult) String() string {
-	var b strings.Builder
-	for _, c := range s.Comparisons {
-		b.WriteString(c.String())
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
 // StudyResult is the exploration-weight study.
 type StudyResult struct {
 	*engine.StudyResult
@@ -144,19 +120,6 @@ type StudyResult struct {
 
 // Chart draws the development attainment of each weight in each condition.
 func (s *StudyResult) Chart() *Figure { return s.env.figure(plot.StudyHeatmap(s.StudyResult)) }
-
-// String lists the scores and the selected weight.
-func (s *StudyResult) String() string {
-	var b strings.Builder
-	for _, w := range s.Weights {
-		fmt.Fprintf(&b, "c = %-5g development mean attainment %.4f%%\n", w.C, 100*w.MeanAttainment)
-	}
-	fmt.Fprintf(&b, "selected c = %g\n", s.SelectedC)
-	for _, v := range s.Validation {
-		fmt.Fprintf(&b, "%-14s validation mean attainment %.4f%% (%d runs)\n", v.Name, 100*v.MeanAttainment, v.Runs)
-	}
-	return b.String()
-}
 
 // Figure is a chart ready to show in a cell (interactive HTML that works
 // offline) or to save for a write-up.
@@ -173,11 +136,6 @@ func (e *Env) figure(f *plot.Figure, err error) *Figure {
 		f = f.WithSVGRenderer(e.SVG)
 	}
 	return &Figure{f: f, env: e}
-}
-
-// Bundle shows the figure as interactive HTML.
-func (f *Figure) Bundle() display.Bundle {
-	return display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
 }
 
 // Light returns the figure without the ECharts library inside (about 11 KB

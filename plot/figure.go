@@ -57,6 +57,12 @@ type Spec struct {
 	SVG *SVGRenderer
 }
 
+// String describes the spec; the palette and renderer by what they are.
+func (s Spec) String() string {
+	return fmt.Sprintf("figure spec %q: title %q, theme %q, %d×%d (0: the chart's own or 900×500); %s; %s",
+		s.ID, s.Title, string(s.Theme), s.Width, s.Height, s.Palette, s.SVG)
+}
+
 // Figure is a chart ready to show: its ECharts option, fixed at New, plus an
 // id, a title, a theme and a size. A Figure is immutable and safe for
 // concurrent use. It shows itself in notebooks (HTML, SVG) and exports to

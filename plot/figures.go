@@ -26,8 +26,19 @@ import (
 // ECharts option values through go-echarts' configuration visitor, the
 // library's own hook for options it lacks.
 
-// Option adjusts a figure builder.
-type Option func(*settings) error
+// Option adjusts a figure builder. It shows as the call that made it.
+type Option struct {
+	call  string
+	apply func(*settings) error
+}
+
+// String is the call that made the option: plot.WithTitle("p99").
+func (o Option) String() string {
+	if o.apply == nil {
+		return "plot.Option{} (no effect)"
+	}
+	return o.call
+}
 
 // Scale is how a latency axis is drawn.
 type Scale string
@@ -55,85 +66,85 @@ type settings struct {
 // WithID names the figure (see Spec.ID); by default a figure's id is its
 // kind and a hash of its content, so the same data give the same id.
 func WithID(id string) Option {
-	return func(s *settings) error { s.id = id; return nil }
+	return Option{fmt.Sprintf("plot.WithID(%q)", id), func(s *settings) error { s.id = id; return nil }}
 }
 
 // WithTitle replaces the figure's title.
 func WithTitle(title string) Option {
-	return func(s *settings) error { s.title = title; return nil }
+	return Option{fmt.Sprintf("plot.WithTitle(%q)", title), func(s *settings) error { s.title = title; return nil }}
 }
 
 // WithTheme sets the figure's theme (default ThemeAuto).
 func WithTheme(t Theme) Option {
-	return func(s *settings) error {
+	return Option{fmt.Sprintf("plot.WithTheme(%q)", string(t)), func(s *settings) error {
 		if _, err := resolveTheme(t, ""); err != nil || t == "" {
 			return fmt.Errorf("plot: theme %q is not one of auto, light, dark", t)
 		}
 		s.theme = t
 		return nil
-	}
+	}}
 }
 
 // WithSize sets the export size in CSS pixels (HTML output keeps the full
 // width available and takes this height).
 func WithSize(width, height int) Option {
-	return func(s *settings) error {
+	return Option{fmt.Sprintf("plot.WithSize(%d, %d)", width, height), func(s *settings) error {
 		if width < minSide || width > maxSide || height < minSide || height > maxSide {
 			return fmt.Errorf("plot: size %d×%d is outside %d–%d pixels per side", width, height, minSide, maxSide)
 		}
 		s.width, s.height = width, height
 		return nil
-	}
+	}}
 }
 
 // WithPalette colours the figure's series from p instead of DefaultPalette.
 func WithPalette(p *Palette) Option {
-	return func(s *settings) error {
+	return Option{"plot.WithPalette(" + p.String() + ")", func(s *settings) error {
 		if p == nil {
 			return errors.New("plot: WithPalette needs a palette (DefaultPalette() or one made from it)")
 		}
 		s.palette = p
 		return nil
-	}
+	}}
 }
 
 // WithRenderer makes the figure's SVG method use r (see Spec.SVG).
 func WithRenderer(r *SVGRenderer) Option {
-	return func(s *settings) error { s.svg = r; return nil }
+	return Option{"plot.WithRenderer(" + r.String() + ")", func(s *settings) error { s.svg = r; return nil }}
 }
 
 // WithLatencyScale sets how Comparison draws its p99 axis (default
 // ScaleAuto).
 func WithLatencyScale(sc Scale) Option {
-	return func(s *settings) error {
+	return Option{fmt.Sprintf("plot.WithLatencyScale(%q)", string(sc)), func(s *settings) error {
 		switch sc {
 		case ScaleAuto, ScaleLinear, ScaleLog:
 			s.latency = sc
 			return nil
 		}
 		return fmt.Errorf("plot: latency scale %q is not one of auto, linear, log", sc)
-	}
+	}}
 }
 
 // WithSLO sets the SLO (ms) marked on a Timeline (default engine.DefaultSLO);
 // figures of comparisons take it from the comparison's protocol.
 func WithSLO(ms float64) Option {
-	return func(s *settings) error {
+	return Option{fmt.Sprintf("plot.WithSLO(%g)", ms), func(s *settings) error {
 		if !defined(ms) || ms <= 0 {
 			return fmt.Errorf("plot: SLO %g ms is not a positive number of milliseconds", ms)
 		}
 		s.slo = ms
 		return nil
-	}
+	}}
 }
 
 func applyOptions(options []Option, width, height int) (settings, error) {
 	s := settings{theme: ThemeAuto, width: width, height: height, palette: DefaultPalette(), latency: ScaleAuto, slo: engine.DefaultSLO}
 	for _, o := range options {
-		if o == nil {
+		if o.apply == nil {
 			continue
 		}
-		if err := o(&s); err != nil {
+		if err := o.apply(&s); err != nil {
 			return settings{}, err
 		}
 	}

@@ -374,6 +374,31 @@ func TestPairedDifferences(t *testing.T) {
 	}
 }
 
+// Options, palettes, renderers, pages and specs say what they are; none
+// shows as a function pointer.
+func TestValuesSayWhatTheyAre(t *testing.T) {
+	pal, _ := DefaultPalette().With("mine", "#123456")
+	cases := map[string]fmt.Stringer{
+		`plot.WithTitle("p99 <b>")`: WithTitle("p99 <b>"),
+		`plot.WithSize(1200, 500)`:  WithSize(1200, 500),
+		`plot.WithSLO(50)`:          WithSLO(50),
+		`plot.Option{} (no effect)`: Option{},
+		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #9061d6, least-queue #2f9e44, mine #123456, p2c #0c9a9a, random #868e96, round-robin #3b7ddd; 8 further colours)`: WithPalette(pal),
+		`plot.WithRenderer(SVG renderer keeping up to 2 JavaScript runtimes)`:                                                                                                        WithRenderer(NewSVGRenderer(2)),
+		`page "runs" with 0 figures`: NewPage("runs"),
+		`figure spec "f": title "", theme "", 0×0 (0: the chart's own or 900×500); no palette; no SVG renderer (one-off runtimes)`: Spec{ID: "f"},
+	}
+	for want, v := range cases {
+		if got := v.String(); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+	// The zero option is skipped, as a nil option was before options had names.
+	if _, err := Comparison(testComparison(t, "steady"), Option{}); err != nil {
+		t.Errorf("zero option: %v", err)
+	}
+}
+
 func TestOptionErrors(t *testing.T) {
 	c := testComparison(t, "steady")
 	for _, o := range []Option{WithTheme("blue"), WithSize(10, 10), WithPalette(nil), WithLatencyScale("cubic"), WithSLO(-1), WithID("no spaces")} {

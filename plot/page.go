@@ -24,6 +24,14 @@ func NewPage(title string, figures ...*Figure) *Page {
 // Add appends figures to the page.
 func (p *Page) Add(figures ...*Figure) { p.figures = append(p.figures, figures...) }
 
+// String names the page and counts its figures.
+func (p *Page) String() string {
+	if p == nil {
+		return "nil page"
+	}
+	return fmt.Sprintf("page %q with %d figures", p.title, len(p.figures))
+}
+
 // Render returns the page's HTML.
 func (p *Page) Render() ([]byte, error) {
 	for i, f := range p.figures {

@@ -75,6 +75,22 @@ func (p *Palette) slot(key string) int {
 	return int(h.Sum32() % uint32(len(p.further)))
 }
 
+// String lists the fixed colours and counts the further ones.
+func (p *Palette) String() string {
+	if p == nil {
+		return "no palette"
+	}
+	names := make([]string, 0, len(p.fixed))
+	for n := range p.fixed {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for i, n := range names {
+		names[i] = n + " " + p.fixed[n]
+	}
+	return fmt.Sprintf("palette: %s; %d further colours", strings.Join(names, ", "), len(p.further))
+}
+
 // Assign returns one colour per name for names drawn together in one figure.
 // Names with a fixed colour keep it; the others keep their Color unless an
 // earlier name (in sorted order, so series order does not matter) already

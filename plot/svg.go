@@ -36,6 +36,14 @@ func NewSVGRenderer(runtimes int) *SVGRenderer {
 	return r
 }
 
+// String says how many runtimes the renderer may keep.
+func (r *SVGRenderer) String() string {
+	if r == nil {
+		return "no SVG renderer (one-off runtimes)"
+	}
+	return fmt.Sprintf("SVG renderer keeping up to %d JavaScript runtimes", cap(r.slots))
+}
+
 // Render returns f as an SVG document of f's size. An auto theme renders as
 // light, on an opaque background (white, or the dark theme's own).
 func (r *SVGRenderer) Render(ctx context.Context, f *Figure) (svg string, err error) {

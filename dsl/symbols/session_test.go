@@ -220,9 +220,9 @@ buf.String()`, &k); err != nil {
 func TestLabErrorsReachTheCell(t *testing.T) {
 	s := newSession(t)
 	cases := []struct{ code, name, want string }{
-		{`lab.Compare(lab.Steady().Rate(-5), lab.Adaptive())`, "ValueError", "lab.Compare: rate_rps: -5 is not allowed (want a number in (0, 1e+06])"},
-		{`lab.Compare(lab.Steady().At(20, lab.Fail(1)), lab.Adaptive())`, "ValueError", "events[0].at_ms: 20000 is not allowed (want a time within the run, 0 to 15000 ms)"},
-		{`lab.Compare(lab.Steady().At(2, lab.Fail(7)), lab.Adaptive())`, "ValueError", "events[0].replica: 7 is not allowed (want a replica id from 1 to 3)"},
+		{`lab.Compare(lab.Steady().Rate(-5), lab.Adaptive())`, "ValueError", "Scenario.Rate: rps: -5 is not allowed (want a number of requests per second in (0, 1e+06])"},
+		{`lab.Compare(lab.Steady().At(20, lab.Fail(1)), lab.Adaptive())`, "ValueError", "Scenario.At: seconds: 20 is not allowed (want a time within the run, 0 to 15 s"},
+		{`lab.Compare(lab.Steady().At(2, lab.Fail(7)), lab.Adaptive())`, "ValueError", "Scenario.At: events[0].replica: 7 is not allowed (want a replica id from 1 to 3)"},
 		{`lab.Compare(lab.Steady())`, "ValueError", "at least one policy"},
 		{`lab.Run(lab.Steady(), lab.Adaptive(), 0)`, "ValueError", "seed: 0 is not allowed"},
 		{`lab.Compare(lab.Steady().Heterogeneity("extreme"), lab.Adaptive())`, "ValueError", `heterogeneity: "extreme" is not allowed (want default or high)`},
@@ -244,6 +244,38 @@ func TestLabErrorsReachTheCell(t *testing.T) {
 	// The session is still usable.
 	if b, _ := exec(t, s, `1 + 1`); b.Text() != "2" {
 		t.Errorf("after errors 1+1 = %q", b.Text())
+	}
+}
+
+// A builder call with a bad value raises a ValueError in the cell that made
+// it, naming the call, the argument and what is allowed; the scenario it
+// was meant to build never exists, and the session goes on.
+func TestBuilderErrorsRaiseInTheirCell(t *testing.T) {
+	s := newSession(t)
+	exec(t, s, `import "math"
+base := lab.Straggler()`)
+	cases := []struct{ code, want string }{
+		{`scn := lab.NewScenario("x").Rate(-5)`, "Scenario.Rate: rps: -5 is not allowed (want a number of requests per second in (0, 1e+06])"},
+		{`scn := base.At(-1, lab.Fail(2))`, "Scenario.At: seconds: -1 is not allowed (want a time within the run, 0 to 15 s"},
+		{`scn := base.Seeds(0)`, "Scenario.Seeds: n: 0 is not allowed (want a number of seeds >= 1)"},
+		{`scn := base.At(3, lab.Slow(7, 2))`, "Scenario.At: events[2].replica: 7 is not allowed (want a replica id from 1 to 3)"},
+		{`scn := lab.NewScenario("x").At(2, lab.Fail(3)).Speeds(8, 11)`, "Scenario.Speeds: events[0].replica: 3 is not allowed (want a replica id from 1 to 2)"},
+		{`scn := base.Rate(math.NaN())`, "Scenario.Rate: rps: NaN is not allowed"},
+		{`scn := base.Warmup(math.Inf(1))`, "Scenario.Warmup: seconds: +Inf is not allowed"},
+		{`ev := lab.Slow(1, math.Inf(1))`, "lab.Slow: factor: +Inf is not allowed"},
+		{`p := lab.LatencyAware(lab.C(0.9), lab.Ceiling(5))`, "lab.LatencyAware: option: lab.C(0.9) is not allowed (want an option latency-aware takes: lab.Alpha)"},
+		{`p := lab.Adaptive(lab.C(-1))`, "lab.C: adaptive.c: -1 is not allowed (want a finite number >= 0)"},
+		{`p := lab.Policy("", func(r lab.Replica) float64 { return 0 })`, `lab.Policy: name: "" is not allowed (want a non-empty policy name)`},
+		{`p := lab.Picker("x", nil)`, "lab.Picker: pick: nil is not allowed (want a function)"},
+	}
+	for _, c := range cases {
+		e := fails(t, s, c.code)
+		if e.Name != "ValueError" || !strings.Contains(e.Value, c.want) {
+			t.Errorf("%s\n  gave %s: %s\n  want ValueError containing %q", c.code, e.Name, e.Value, c.want)
+		}
+	}
+	if b, _ := exec(t, s, `base.Rate(150)`); !strings.Contains(b.Text(), "150 req/s") {
+		t.Errorf("after the errors, a valid scenario shows %q", b.Text())
 	}
 }
 

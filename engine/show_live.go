@@ -1,0 +1,187 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+)
+
+// Displays of the simulator's state: replicas, views, snapshots, timelines,
+// the simulator itself and policy instances (see show.go). Per-replica
+// lists are cut, so a cluster of thousands of replicas shows a few rows and
+// a count.
+
+// replicaHead heads the columns of replicaCells.
+func replicaHead() []string {
+	return []string{"replica", "healthy", "waiting", "in flight", "service EWMA ms", "reward EWMA", "completed"}
+}
+
+func replicaCells(r Replica) []string {
+	return []string{fmt.Sprint(r.ID), yesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
+		fmt.Sprintf("%.2f", r.ServiceEWMA), fmt.Sprintf("%.3f", r.RewardEWMA), fmt.Sprint(r.Completed)}
+}
+
+// String describes the replica as the router sees it.
+func (r Replica) String() string {
+	return fmt.Sprintf("replica %d: %s, %d waiting + %d in flight, service EWMA %.2f ms, reward EWMA %.3f, %d completed",
+		r.ID, yesNo(r.Healthy, "healthy", "down"), r.Waiting, r.InFlight, r.ServiceEWMA, r.RewardEWMA, r.Completed)
+}
+
+// HTML shows the replica as a table.
+func (r Replica) HTML() string {
+	sh := sheet{title: fmt.Sprintf("replica %d", r.ID)}
+	cells := replicaCells(r)
+	for i, h := range replicaHead()[1:] {
+		sh.add(h, cells[i+1])
+	}
+	sh.add("outstanding", fmt.Sprint(r.Outstanding))
+	return sh.html()
+}
+
+func (v View) sheet() sheet {
+	sh := sheet{title: fmt.Sprintf("view at %.1f ms: %d replicas, %d eligible, %d completions observed",
+		v.Now, len(v.Replicas), len(v.Eligible), v.TotalCompleted)}
+	ids := make([]string, len(v.Eligible))
+	for i, r := range v.Eligible {
+		ids[i] = fmt.Sprint(r.ID)
+	}
+	sh.add("eligible", yesNo(len(ids) > 0, cutList(ids, ", "), "none"))
+	sh.addGrid("replicas", replicaHead(), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
+	return sh
+}
+
+// String describes the view: the eligible replicas and a row per replica.
+func (v View) String() string { return v.sheet().text() }
+
+// HTML shows the view as tables.
+func (v View) HTML() string { return v.sheet().html() }
+
+// String describes the replica as an observer of the whole model sees it.
+func (r ReplicaSnapshot) String() string {
+	return fmt.Sprintf("%s; speed %g ms, %d assigned, %d finished", r.Replica, r.SpeedMs, r.Assigned, r.Finished)
+}
+
+// HTML shows the replica as a table.
+func (r ReplicaSnapshot) HTML() string { return sheet{title: r.String()}.html() }
+
+func (s Snapshot) sheet() sheet {
+	sh := sheet{title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
+	sh.add("totals", s.Totals.String())
+	sh.add("last 250 completions", s.Recent.String())
+	head := append(replicaHead(), "speed ms", "assigned", "finished")
+	sh.addGrid("replicas", head, len(s.Replicas), func(i int) []string {
+		r := s.Replicas[i]
+		return append(replicaCells(r.Replica), fmt.Sprintf("%g", r.SpeedMs), fmt.Sprint(r.Assigned), fmt.Sprint(r.Finished))
+	})
+	return sh
+}
+
+// String describes the snapshot: totals, recent latencies, a row per replica.
+func (s Snapshot) String() string { return s.sheet().text() }
+
+// HTML shows the snapshot as tables.
+func (s Snapshot) HTML() string { return s.sheet().html() }
+
+func (t Timeline) sheet() sheet {
+	sh := sheet{title: fmt.Sprintf("timeline: %d samples every %g ms", len(t.Points), t.EveryMs)}
+	if n := len(t.Points); n > 0 {
+		sh.add("span", fmt.Sprintf("%s to %s", seconds(t.Points[0].At), seconds(t.Points[n-1].At)))
+		sh.add("replicas", fmt.Sprint(len(t.Points[0].Waiting)))
+		sh.add("highest rolling p99", t.peak(func(p TimelinePoint) float64 { return p.P99 }, millis))
+		sh.add("most waiting", t.peak(func(p TimelinePoint) float64 { return float64(sumInts(p.Waiting)) }, func(x float64) string {
+			return fmt.Sprintf("%g requests", x)
+		}))
+	}
+	events := make([]string, len(t.Events))
+	for i, e := range t.Events {
+		events[i] = e.String()
+	}
+	sh.add("events", yesNo(len(events) > 0, cutList(events, "; "), "none"))
+	return sh
+}
+
+// peak finds the highest defined value of f and says when it was.
+func (t Timeline) peak(f func(TimelinePoint) float64, format func(float64) string) string {
+	best, at := math.NaN(), 0.0
+	for _, p := range t.Points {
+		if v := f(p); !math.IsNaN(v) && (math.IsNaN(best) || v > best) {
+			best, at = v, p.At
+		}
+	}
+	if math.IsNaN(best) {
+		return "—"
+	}
+	return fmt.Sprintf("%s at %s", format(best), seconds(at))
+}
+
+func sumInts(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
+
+// String summarises the timeline; its samples are in Points.
+func (t Timeline) String() string { return t.sheet().text() }
+
+// HTML shows the summary as a table.
+func (t Timeline) HTML() string { return t.sheet().html() }
+
+func (p TimelinePoint) sheet() sheet {
+	sh := sheet{title: fmt.Sprintf("sample at %.1f ms", p.At)}
+	sh.add("rolling p99", millis(p.P99))
+	sh.add("throughput", fmt.Sprintf("%g/s", p.Throughput))
+	sh.add("waiting", fmt.Sprint(sumInts(p.Waiting)))
+	sh.add("in flight", fmt.Sprint(sumInts(p.InFlight)))
+	n := min(len(p.Waiting), len(p.InFlight), len(p.Healthy), len(p.Assigned))
+	sh.addGrid("replicas", []string{"replica", "healthy", "waiting", "in flight", "assigned"}, n, func(i int) []string {
+		return []string{fmt.Sprint(i + 1), yesNo(p.Healthy[i], "yes", "no"), fmt.Sprint(p.Waiting[i]), fmt.Sprint(p.InFlight[i]), fmt.Sprint(p.Assigned[i])}
+	})
+	return sh
+}
+
+// String describes the sample: totals and a row per replica.
+func (p TimelinePoint) String() string { return p.sheet().text() }
+
+// HTML shows the sample as tables.
+func (p TimelinePoint) HTML() string { return p.sheet().html() }
+
+// sheet reads the simulator without changing it (Snapshot would trim its
+// live windows).
+func (s Simulator) sheet() sheet {
+	sh := sheet{title: fmt.Sprintf("simulator at %.1f ms: scenario %s, policy %s", s.Now(), s.scn.Name, s.policyName)}
+	sh.add("totals", s.totals.String())
+	if s.err != nil {
+		sh.add("stopped", s.err.Error())
+	}
+	head := append(replicaHead(), "speed ms")
+	sh.addGrid("replicas", head, len(s.replicas), func(i int) []string {
+		r := &s.replicas[i]
+		return append(replicaCells(r.pub), fmt.Sprintf("%g", r.base*r.factor))
+	})
+	return sh
+}
+
+// String describes the simulator's state.
+func (s Simulator) String() string { return s.sheet().text() }
+
+// HTML shows the simulator's state as tables.
+func (s Simulator) HTML() string { return s.sheet().html() }
+
+// String names the generator; its state is not for people.
+func (r Rand) String() string { return "xoshiro256** random stream" }
+
+// Policy instances say what they are, never their internals.
+
+func (p *roundRobin) String() string {
+	return fmt.Sprintf("round-robin policy, cursor at %d", p.cursor)
+}
+func (leastQueue) String() string { return "least-queue policy" }
+func (p *latencyAware) String() string {
+	return fmt.Sprintf("latency-aware policy (α = %g) over %d replicas", p.alpha, len(p.est))
+}
+func (a *adaptive) String() string {
+	return fmt.Sprintf("adaptive policy (%s) over %d replicas, %d observations", a.p, len(a.s), a.t)
+}
+func (p *random) String() string     { return "random policy on its own stream" }
+func (p *powerOfTwo) String() string { return "p2c policy on its own stream" }

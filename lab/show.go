@@ -1,0 +1,107 @@
+package lab
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/plot"
+)
+
+// How lab's values show themselves in a notebook: every one as text/plain
+// and text/html. Results wrap engine values, whose own String and HTML
+// methods do the work; these methods add lab's tables and figures and guard
+// against a zero value (whose engine part is nil). They have value
+// receivers, so a value shows the same as a pointer to it.
+
+// none is the display of a zero result: what it is and how to get one.
+func none(what, how string) display.Bundle {
+	text := fmt.Sprintf("empty %s (%s makes one)", what, how)
+	return display.Bundle{display.TextPlain: text, display.TextHTML: "<p>" + html.EscapeString(text) + "</p>"}
+}
+
+// Bundle shows the comparison as a table (text and HTML).
+func (c Comparison) Bundle() display.Bundle {
+	if c.Comparison == nil {
+		return none("comparison", "lab.Compare")
+	}
+	return display.Bundle{display.TextPlain: c.String(), display.TextHTML: plot.ComparisonTable(c.Comparison)}
+}
+
+// Bundle shows the run: a one-line summary, and its figures as tables.
+func (r RunResult) Bundle() display.Bundle {
+	if r.RunResult == nil {
+		return none("run", "lab.Run")
+	}
+	return display.Bundle{display.TextPlain: r.String(), display.TextHTML: r.HTML()}
+}
+
+// Bundle shows each point's comparison table.
+func (s SweepResult) Bundle() display.Bundle {
+	if s.SweepResult == nil {
+		return none("sweep", "lab.Sweep")
+	}
+	var b strings.Builder
+	for _, c := range s.Comparisons {
+		b.WriteString(plot.ComparisonTable(c))
+	}
+	return display.Bundle{display.TextPlain: s.String(), display.TextHTML: b.String()}
+}
+
+// Bundle shows the scores and the selected weight.
+func (s StudyResult) Bundle() display.Bundle {
+	if s.StudyResult == nil {
+		return none("study", "lab.Study")
+	}
+	return display.Bundle{display.TextPlain: s.String(), display.TextHTML: s.HTML()}
+}
+
+// Bundle shows the figure as interactive HTML.
+func (f Figure) Bundle() display.Bundle {
+	if f.f == nil {
+		return none("figure", "a result's Chart method or lab.Chart")
+	}
+	return display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
+}
+
+// HTML shows the event as a table.
+func (e Event) HTML() string { return e.e.HTML() }
+
+// HTML shows the option as code.
+func (o Option) HTML() string { return "<code>" + html.EscapeString(o.String()) + "</code>" }
+
+// String says which hooks are set.
+func (h Hooks) String() string {
+	set := func(f bool) string {
+		if f {
+			return "set"
+		}
+		return "not set"
+	}
+	return fmt.Sprintf("lab.Hooks: Pick %s, Observe %s", set(h.Pick != nil), set(h.Observe != nil))
+}
+
+// HTML shows which hooks are set.
+func (h Hooks) HTML() string { return "<p>" + html.EscapeString(h.String()) + "</p>" }
+
+// String says how the environment runs things.
+func (e Env) String() string {
+	stop := "never stopped (no context)"
+	if e.Context != nil {
+		stop = "stopped when their context ends (in a session: when the cell is interrupted)"
+	}
+	workers := "one per CPU"
+	if e.Workers > 0 {
+		workers = fmt.Sprint(e.Workers)
+	}
+	return fmt.Sprintf("lab environment: runs %s; workers: %s; figures: %s", stop, workers, e.SVG)
+}
+
+// HTML says how the environment runs things.
+func (e Env) HTML() string { return "<p>" + html.EscapeString(e.String()) + "</p>" }
+
+// Running scripted policies say what they are, never their functions.
+
+func (p *costPolicy) String() string { return "running cost-function policy " + p.name }
+func (p *hooked) String() string     { return "running scripted policy " + p.name }
