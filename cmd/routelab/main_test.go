@@ -249,7 +249,7 @@ func TestExecScript(t *testing.T) {
 	bad := filepath.Join(dir, "bad.go")
 	os.WriteFile(bad, []byte("x := lab.Compare(lab.Steady().Rate(-1), lab.LeastQueue())\n"), 0o644)
 	_, stderr, code = runCLI(t, "exec", bad)
-	if code == 0 || !strings.Contains(stderr, "ValueError: 1:1: lab.Compare: rate_rps: -1 is not allowed") {
+	if code == 0 || !strings.Contains(stderr, "ValueError: 1:1: Scenario.Rate: rps: -1 is not allowed") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -266,7 +266,7 @@ func TestExecExitAndErrorPosition(t *testing.T) {
 	bad := filepath.Join(dir, "bad.go")
 	os.WriteFile(bad, []byte("package main\n\nfunc main() {\n\tx := 1\n\t_ = x\n\tlab.Compare(lab.Steady().Rate(-1), lab.RoundRobin())\n}\n"), 0o644)
 	_, stderr, code := runCLI(t, "exec", bad)
-	if code != 1 || !strings.Contains(stderr, "ValueError: 6:2: lab.Compare: rate_rps: -1") || !strings.Contains(stderr, "   6 |") || strings.Contains(stderr, "_rl_main") {
+	if code != 1 || !strings.Contains(stderr, "ValueError: 6:2: Scenario.Rate: rps: -1") || !strings.Contains(stderr, "   6 |") || strings.Contains(stderr, "_rl_main") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
