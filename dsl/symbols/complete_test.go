@@ -72,7 +72,7 @@ func busy() *lab.Scenario { return scn.Rate(250) }`)
 		{"index of a result", `res.Runs("adaptive")[0].`, membersOf(reflect.TypeFor[*engine.RunResult]())},
 		{"summary", `res.Summary("adaptive").MedianP9`, []string{"MedianP90", "MedianP95", "MedianP99"}},
 		{"engine type", "import \"github.com/routelab/routelab/engine\"\nvar v engine.View\nv.", membersOf(reflect.TypeFor[engine.View]())},
-		{"hooks literal", "lab.Hooks{}.", []string{"Observe", "Pick"}},
+		{"hooks literal", "lab.Hooks{}.", membersOf(reflect.TypeFor[lab.Hooks]())},
 
 		{"variable shadowed by a local", "scn := 3\nscn.", nil},
 		{"package shadowed by a local", "lab := \"x\"\nlab.", nil},

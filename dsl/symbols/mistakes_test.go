@@ -114,7 +114,12 @@ var mistakes = []struct {
 	{"n := 0\n1 / n", "RuntimeError", 2, []string{"divide by zero"}},
 	{"s := []int{}\ns[0]", "RuntimeError", 2, []string{"index out of range"}},
 	{"panic(\"boom\")", "Panic", 1, []string{"boom"}},
-	// Misusing lab.
+	// Misusing lab: a builder refuses a bad value in the cell that gives it.
+	{"lab.NewScenario(\"x\").Rate(-5)", "ValueError", 1, []string{"Rate", "-5"}},
+	{"lab.Steady().At(-1, lab.Fail(1))", "ValueError", 1, []string{"At", "seconds", "-1"}},
+	{"lab.Steady().Seeds(0)", "ValueError", 1, []string{"Seeds", "0"}},
+	{"lab.Steady().At(2, lab.Slow(7, 2))", "ValueError", 1, []string{"replica", "7"}},
+	{"lab.LatencyAware(lab.C(0.9))", "ValueError", 1, []string{"lab.C(0.9)", "latency-aware"}},
 	{"lab.Compare(scn)", "ValueError", 1, []string{"policies"}},
 	{"lab.Compare(scn, lab.RoundRobin(), lab.RoundRobin())", "ValueError", 1, []string{"round-robin", "distinct"}},
 	{"lab.Run(scn, lab.RoundRobin(), 0)", "ValueError", 1, []string{"seed", "0"}},
