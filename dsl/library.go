@@ -56,6 +56,13 @@ type Host interface {
 	// DisplayWithID shows v under id; with update set it replaces the
 	// display shown earlier under the same id.
 	DisplayWithID(v any, id string, update bool)
+	// Callback runs call, which calls back into cell code (a scripted
+	// policy's decision), serialised with the session's other callbacks.
+	// While it runs, math/rand's and math/rand/v2's top-level functions in
+	// cells draw from src (when not nil), so seeded runs of randomised cell
+	// code are reproducible. A panic of the cell code comes out as a
+	// *CallbackPanic that says where in the cells it happened.
+	Callback(src RandSource, call func())
 }
 
 // symbols returns the library's symbols with the session's bindings applied.

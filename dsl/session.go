@@ -78,6 +78,9 @@ type Session struct {
 	// at and atCell locate the top-level statement running (see Position).
 	at, atCell atomic.Int64
 
+	cbMu sync.Mutex                // held while a library calls back into cells
+	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
+
 	std         map[string][]string // standard package name -> import paths
 	preImported []string            // import paths of the pre-imported libraries
 	script      bool                // running a script: tracebacks say "the script"
@@ -178,6 +181,7 @@ func (s *Session) init(opts Options) error {
 		MaxCallDepth:  opts.MaxCallDepth,
 		MaxAllocBytes: maxAlloc,
 	})
+	rand1, rand2 := s.randSymbols()
 	uses := []interp.Exports{
 		stdlib.Symbols,
 		// os.Stderr: the interpreter's Stderr option is a filter, not a file,
@@ -186,6 +190,8 @@ func (s *Session) init(opts Options) error {
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
 		// time.Sleep in cells: an interrupt ends it at once.
 		{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}},
+		// math/rand's top-level functions: seeded in lab runs (callback.go).
+		{"math/rand/rand": rand1, "math/rand/v2/rand": rand2},
 	}
 	h := host{s}
 	for i := range opts.Libraries {
@@ -459,6 +465,8 @@ func (h host) Context() context.Context {
 func (h host) Stdout() io.Writer { return h.s.out.outW }
 
 func (h host) Display(v any) { h.s.displayBundle(display.Of(v), "", false) }
+
+func (h host) Callback(src RandSource, call func()) { h.s.callback(src, call) }
 
 func (h host) DisplayWithID(v any, id string, update bool) {
 	h.s.displayBundle(display.Of(v), id, update)

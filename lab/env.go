@@ -20,6 +20,13 @@ type Env struct {
 	SVG *plot.SVGRenderer
 	// Workers bounds parallel runs (0: one per CPU); results never depend on it.
 	Workers int
+	// Callback, when set, runs every call into a scripted policy made by
+	// Env.Policy, Env.Picker or Env.Stateful, with the run's own generator
+	// (the policy stream of the run's seed). A session serialises the calls
+	// and makes math/rand's top-level functions in them draw from rng, so
+	// randomised scripted policies are reproducible. nil: each policy
+	// serialises its own calls.
+	Callback func(rng *engine.Rand, call func())
 }
 
 // Background is an Env for plain Go programs: never cancelled.

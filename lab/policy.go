@@ -149,11 +149,19 @@ func Builtin(name string) PolicySpec {
 // Policy makes a policy from a cost function: every eligible replica is
 // scored and the lowest cost wins, ties going to the lowest id. A cost that
 // is NaN stops the run with an error naming the policy and the replica.
+// Outside a session; see Env.Policy.
 func Policy(name string, cost func(r Replica) float64) PolicySpec {
+	return Background().Policy(name, cost)
+}
+
+// Policy makes a cost-function policy whose calls run through e (see
+// Env.Callback): in a session, math/rand's top-level functions called by
+// cost draw from the run's own generator.
+func (e *Env) Policy(name string, cost func(r Replica) float64) PolicySpec {
 	checkScripted("lab.Policy", name, "cost", cost == nil)
 	var mu sync.Mutex
-	return PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(engine.PolicyEnv) (engine.Policy, error) {
-		return &costPolicy{name: name, cost: cost, mu: &mu}, nil
+	return PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(env engine.PolicyEnv) (engine.Policy, error) {
+		return &costPolicy{name: name, cost: cost, call: e.caller(&mu, env.Rand)}, nil
 	}}
 }
 
@@ -167,12 +175,15 @@ func checkScripted(op, name, fn string, missing bool) {
 type costPolicy struct {
 	name string
 	cost func(Replica) float64
-	mu   *sync.Mutex
+	call func(func())
 }
 
-func (p *costPolicy) Pick(v *View) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (p *costPolicy) Pick(v *View) (id int, err error) {
+	p.call(func() { id, err = p.pick(v) })
+	return id, err
+}
+
+func (p *costPolicy) pick(v *View) (int, error) {
 	best, bestCost := 0, math.Inf(1)
 	for _, r := range v.Eligible {
 		c := p.cost(r)
@@ -190,10 +201,13 @@ func (p *costPolicy) Observe(int, float64) {}
 
 // Picker makes a policy from a function that sees the whole view once per
 // decision and returns the id of an eligible replica. One call per decision
-// is the fastest way to script a policy.
-func Picker(name string, pick func(v *View) int) PolicySpec {
+// is the fastest way to script a policy. Outside a session; see Env.Picker.
+func Picker(name string, pick func(v *View) int) PolicySpec { return Background().Picker(name, pick) }
+
+// Picker makes a picker policy whose calls run through e (see Env.Policy).
+func (e *Env) Picker(name string, pick func(v *View) int) PolicySpec {
 	checkScripted("lab.Picker", name, "pick", pick == nil)
-	return scripted(name, engine.PickerPolicy, func() Hooks { return Hooks{Pick: pick} })
+	return e.scripted(name, engine.PickerPolicy, func() Hooks { return Hooks{Pick: pick} })
 }
 
 // Hooks are a stateful policy's two functions: Pick chooses an eligible
@@ -215,43 +229,59 @@ type Hooks struct {
 //		}
 //	})
 func Stateful(name string, newHooks func() Hooks) PolicySpec {
-	checkScripted("lab.Stateful", name, "newHooks", newHooks == nil)
-	return scripted(name, engine.StatefulPolicy, newHooks)
+	return Background().Stateful(name, newHooks)
 }
 
-// scripted wraps user hooks. Scripted code may not be safe to run from
-// several goroutines at once, so calls into it are serialised (runs of a
-// comparison still proceed in parallel; results do not depend on it).
-func scripted(name string, kind engine.PolicyKind, newHooks func() Hooks) PolicySpec {
+// Stateful makes a stateful policy whose calls run through e (see
+// Env.Policy).
+func (e *Env) Stateful(name string, newHooks func() Hooks) PolicySpec {
+	checkScripted("lab.Stateful", name, "newHooks", newHooks == nil)
+	return e.scripted(name, engine.StatefulPolicy, newHooks)
+}
+
+// scripted wraps user hooks, made afresh for every run.
+func (e *Env) scripted(name string, kind engine.PolicyKind, newHooks func() Hooks) PolicySpec {
 	var mu sync.Mutex
 	return PolicySpec{Name: name, Kind: kind, New: func(env engine.PolicyEnv) (engine.Policy, error) {
-		mu.Lock()
-		h := newHooks()
-		mu.Unlock()
+		call := e.caller(&mu, env.Rand)
+		var h Hooks
+		call(func() { h = newHooks() })
 		if h.Pick == nil {
 			return nil, fmt.Errorf("its Hooks have no Pick function")
 		}
-		return &hooked{name: name, h: h, mu: &mu}, nil
+		return &hooked{name: name, h: h, call: call}, nil
 	}}
+}
+
+// caller runs the calls of one run of a scripted policy. Scripted code may
+// not be safe to run from several goroutines at once, so its calls are
+// serialised: by the session's Callback, which also gives them the run's
+// generator rng, or else by the policy's own mutex. Runs of a comparison
+// still proceed in parallel; results do not depend on it.
+func (e *Env) caller(mu *sync.Mutex, rng *engine.Rand) func(func()) {
+	if e.Callback != nil {
+		return func(f func()) { e.Callback(rng, f) }
+	}
+	return func(f func()) {
+		mu.Lock()
+		defer mu.Unlock()
+		f()
+	}
 }
 
 type hooked struct {
 	name string
 	h    Hooks
-	mu   *sync.Mutex
+	call func(func())
 }
 
-func (p *hooked) Pick(v *View) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.h.Pick(v), nil
+func (p *hooked) Pick(v *View) (id int, err error) {
+	p.call(func() { id = p.h.Pick(v) })
+	return id, nil
 }
 
 func (p *hooked) Observe(id int, s float64) {
-	if p.h.Observe == nil {
-		return
+	if p.h.Observe != nil {
+		p.call(func() { p.h.Observe(id, s) })
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.h.Observe(id, s)
 }

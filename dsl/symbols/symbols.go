@@ -9,6 +9,7 @@ import (
 	"reflect"
 
 	"github.com/routelab/routelab/dsl"
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/lab"
 	"github.com/routelab/routelab/plot"
 )
@@ -53,14 +54,23 @@ func NewSession(opts dsl.Options) (*dsl.Session, error) {
 
 // bindLab replaces lab's package-level entry points with versions bound to
 // the session: their runs stop as soon as the cell is interrupted (before
-// the interpreter is stopped), and figures share one SVG renderer.
+// the interpreter is stopped), figures share one SVG renderer, and scripted
+// policies call back into cells through the session (serialised, with
+// math/rand seeded by the run).
 func bindLab(h dsl.Host) map[string]reflect.Value {
-	env := &lab.Env{Context: h.Context, SVG: plot.NewSVGRenderer(1)}
+	env := &lab.Env{
+		Context:  h.Context,
+		SVG:      plot.NewSVGRenderer(1),
+		Callback: func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+	}
 	return map[string]reflect.Value{
-		"Compare": reflect.ValueOf(env.Compare),
-		"Run":     reflect.ValueOf(env.Run),
-		"Sweep":   reflect.ValueOf(env.Sweep),
-		"Study":   reflect.ValueOf(env.Study),
-		"Chart":   reflect.ValueOf(env.Chart),
+		"Compare":  reflect.ValueOf(env.Compare),
+		"Run":      reflect.ValueOf(env.Run),
+		"Sweep":    reflect.ValueOf(env.Sweep),
+		"Study":    reflect.ValueOf(env.Study),
+		"Chart":    reflect.ValueOf(env.Chart),
+		"Policy":   reflect.ValueOf(env.Policy),
+		"Picker":   reflect.ValueOf(env.Picker),
+		"Stateful": reflect.ValueOf(env.Stateful),
 	}
 }
