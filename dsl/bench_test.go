@@ -2,6 +2,10 @@ package dsl_test
 
 import (
 	"context"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/routelab/routelab/dsl"
@@ -40,4 +44,53 @@ func BenchmarkNewSession(b *testing.B) {
 		}
 		s.Close()
 	}
+}
+
+// BenchmarkCellMemory reports what a session keeps per trivial cell: heap
+// after a collection, and the process's resident memory (target: at most
+// 5 MB per 1,000 cells). Each iteration runs 1,000 cells.
+func BenchmarkCellMemory(b *testing.B) {
+	s := newSession(b)
+	rec := &recorder{}
+	ctx := context.Background()
+	run := func(n int) {
+		for range n {
+			if _, err := s.Execute(ctx, "1+1", rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	run(200) // warm up
+	heap0, rss0 := memNow()
+	cells := 0
+	for b.Loop() {
+		run(1000)
+		cells += 1000
+	}
+	heap1, rss1 := memNow()
+	b.ReportMetric(float64(heap1-heap0)/float64(cells), "heap-B/cell")
+	b.ReportMetric(float64(rss1-rss0)/float64(cells)*1000/(1<<20), "RSS-MB/1000cells")
+}
+
+// memNow is the live heap after a collection and the resident set size.
+func memNow() (heap, rss int64) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc), residentBytes()
+}
+
+// residentBytes reads VmRSS from /proc/self/status (0 where there is none).
+func residentBytes() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

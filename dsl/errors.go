@@ -40,7 +40,7 @@ func (e *cellError) Error() string {
 // error stream ("cell3.go:2:5: panic: main.f(...)").
 type frame struct {
 	File            string
-	Cell, Line, Col int
+	Cell, Line, Col int // Cell is the cell's slot (see cellLine)
 	Func            string
 }
 
@@ -71,8 +71,8 @@ func (s *Session) compileFailure(err error) *cellError {
 	}
 	raw, _ := strconv.Atoi(m[2])
 	col, _ := strconv.Atoi(m[3])
-	cell, line := splitLine(raw)
-	if cell != s.cells {
+	slot, line := splitLine(raw)
+	if cell := s.cellOf(slot); cell != s.cells {
 		return &cellError{Msg: fmt.Sprintf("%s (%s, line %d:%d)", s.decodePositions(msg[len(m[0]):]), s.where(cell, m[1]), line, col)}
 	}
 	return &cellError{Line: line, Col: col, Msg: s.decodePositions(msg[len(m[0]):])}
@@ -127,7 +127,8 @@ func (s *Session) decodePositions(msg string) string {
 	return encodedPos.ReplaceAllStringFunc(msg, func(m string) string {
 		sub := encodedPos.FindStringSubmatch(m)
 		raw, _ := strconv.Atoi(sub[1])
-		cell, line := splitLine(raw)
+		slot, line := splitLine(raw)
+		cell := s.cellOf(slot)
 		if cell == s.cells {
 			return fmt.Sprintf("%d:%s", line, sub[2])
 		}
@@ -263,7 +264,7 @@ func (s *Session) frameLine(f frame) string {
 	if pkg, _, ok := strings.Cut(f.Func, "."); ok && f.Cell == 0 && genericSources[pkg] {
 		file = pkg + ".go"
 	}
-	return fmt.Sprintf("  in %s, %s, line %d:%d", funcName(f.Func), s.where(f.Cell, file), f.Line, f.Col)
+	return fmt.Sprintf("  in %s, %s, line %d:%d", funcName(f.Func), s.where(s.cellOf(f.Cell), file), f.Line, f.Col)
 }
 
 // funcName turns yaegi's name of a frame's function into Go's way of

@@ -106,8 +106,8 @@ func (s *Session) symErr(sym *symbol, format string, args ...any) error {
 // cellPosition is the cell and the line and column in it of pos.
 func (s *Session) cellPosition(pos token.Pos) (cell, line, col int) {
 	p := s.in.FileSet().Position(pos)
-	cell, line = splitLine(p.Line)
-	return cell, line, p.Column
+	slot, line := splitLine(p.Line)
+	return s.cellOf(slot), line, p.Column
 }
 
 // where names the code of a cell, for tracebacks: "this cell", "cell 3",

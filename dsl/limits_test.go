@@ -117,3 +117,17 @@ func value(t *testing.T, s *dsl.Session, code string) string {
 	}
 	return b.Text()
 }
+
+// Cell numbers go into positions; a long session keeps working, and
+// tracebacks name recent cells right.
+func TestLongSessions(t *testing.T) {
+	s := newSession(t)
+	for i := 0; i < 11000; i++ {
+		run(t, s, "1+1")
+	}
+	run(t, s, "func late() int { var xs []int; return xs[3] }")
+	de := failsWith(t, s, "late()", dsl.RuntimeError)
+	if tb := strings.Join(de.Traceback, "\n"); !strings.Contains(tb, "in late, cell 11001, line 1:") {
+		t.Errorf("traceback:\n%s", tb)
+	}
+}

@@ -210,12 +210,32 @@ func (rw *rewriter) internalError(p any) error {
 }
 
 // Positions of cell code carry the cell's number in their line: line L of
-// cell n is line n*lineScale + L. (The file name cannot tell cells apart:
-// the interpreter scopes imports by file name.) The prelude and the
-// standard sources have plain line numbers: cell 0.
-const lineScale = 1_000_000
+// cell n is line slot(n)*lineScale + L, where the slot of cell n cycles
+// through 1..cellSlots (line numbers must stay below 2^30). The file name
+// cannot tell cells apart: the interpreter scopes imports by file name. The
+// prelude and the standard sources have plain line numbers: slot 0.
+const (
+	lineScale = 100_000 // lines per cell
+	cellSlots = 9_999
+)
 
-func cellLine(n, line int) int { return n*lineScale + line }
+func cellLine(n, line int) int {
+	if n == 0 {
+		return line
+	}
+	return ((n-1)%cellSlots+1)*lineScale + line
+}
 
-// splitLine returns the cell and the line within it of a position's line.
-func splitLine(line int) (cell, l int) { return line / lineScale, line % lineScale }
+// splitLine returns the cell slot and the line within it of a position's
+// line.
+func splitLine(line int) (slot, l int) { return line / lineScale, line % lineScale }
+
+// cellOf is the cell of a slot: the latest one that has it (0 for the
+// prelude's slot).
+func (s *Session) cellOf(slot int) int {
+	if slot == 0 {
+		return 0
+	}
+	back := ((s.cells-slot)%cellSlots + cellSlots) % cellSlots
+	return s.cells - back
+}

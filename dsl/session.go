@@ -180,6 +180,7 @@ func (s *Session) init(opts Options) error {
 		Env:           opts.Env,
 		MaxCallDepth:  opts.MaxCallDepth,
 		MaxAllocBytes: maxAlloc,
+		Lean:          true,
 	})
 	rand1, rand2 := s.randSymbols()
 	uses := []interp.Exports{

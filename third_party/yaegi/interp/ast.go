@@ -920,7 +920,9 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 		return true
 	})
 
-	interp.roots = append(interp.roots, root)
+	if !interp.opt.lean || interp.debugger != nil {
+		interp.roots = append(interp.roots, root)
+	}
 	return pkgName, root, err
 }
 

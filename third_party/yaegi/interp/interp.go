@@ -187,6 +187,7 @@ type opt struct {
 	fastChan     bool              // disable cancellable chan operations
 	specialStdio bool              // allows os.Stdin, os.Stdout, os.Stderr to not be file descriptors
 	unrestricted bool              // allow use of non-sandboxed symbols
+	lean         bool              // see Options.Lean
 	maxDepth     int32             // bound on nested interpreted calls, or 0
 	maxAlloc     int64             // bound on one allocation in bytes, or 0
 }
@@ -341,6 +342,12 @@ type Options struct {
 	// runtime ending the process for want of memory. 0 means no bound.
 	// (routelab patch)
 	MaxAllocBytes int64
+
+	// Lean drops what only a debugger needs: the compiled syntax trees of
+	// every input and the tree of scopes. A long REPL session then keeps
+	// only what its code refers to (routelab patch: each input kept about
+	// 7 KB). A debugger sees only inputs compiled while it is attached.
+	Lean bool
 }
 
 // New returns a new interpreter.
@@ -402,6 +409,8 @@ func New(options Options) *Interpreter {
 	}
 
 	i.opt.maxAlloc = max(options.MaxAllocBytes, 0)
+	i.opt.lean = options.Lean
+	i.universe.lean = options.Lean
 
 	i.opt.context.GOPATH = options.GoPath
 	if len(options.BuildTags) > 0 {
@@ -515,8 +524,14 @@ func (interp *Interpreter) resizeFrame() {
 	if l-b <= 0 {
 		return
 	}
-	data := make([]reflect.Value, l)
-	copy(data, interp.frame.data)
+	// Grow by doubling, as append does (routelab patch: an exact-size copy
+	// at every input made a long REPL session quadratic in its length).
+	data := interp.frame.data
+	if cap(data) < l {
+		data = make([]reflect.Value, b, max(l, 2*cap(data)))
+		copy(data, interp.frame.data)
+	}
+	data = data[:l]
 	for j, t := range interp.universe.types[b:] {
 		data[b+j] = reflect.New(t).Elem()
 	}

@@ -84,12 +84,15 @@ type scope struct {
 	sym         map[string]*symbol // map of symbols defined in this current scope
 	global      bool               // true if scope refers to global space (single frame for universe and package level scopes)
 	iota        int                // iota value in this scope
+	lean        bool               // do not keep child scopes (only a debugger needs them; routelab patch)
 }
 
 // push creates a new child scope and chain it to the current one.
 func (s *scope) push(indirect bool) *scope {
-	sc := &scope{anc: s, level: s.level, sym: map[string]*symbol{}}
-	s.child = append(s.child, sc)
+	sc := &scope{anc: s, level: s.level, sym: map[string]*symbol{}, lean: s.lean}
+	if !s.lean {
+		s.child = append(s.child, sc)
+	}
 	if indirect {
 		sc.types = []reflect.Type{}
 		sc.level = s.level + 1
