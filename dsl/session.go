@@ -78,7 +78,7 @@ type Session struct {
 	// at and atCell locate the top-level statement running (see Position).
 	at, atCell atomic.Int64
 
-	cbMu sync.Mutex                // held while a library calls back into cells
+	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
 
 	std         map[string][]string // standard package name -> import paths
