@@ -2399,7 +2399,7 @@ func compDefineX(sc *scope, n *node) error {
 			n.child[i].redeclared = true
 		} else {
 			index = sc.add(t)
-			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t, global: sc.global}
+			sc.sym[id] = &symbol{index: index, kind: varSym, typ: t, global: sc.global, node: n}
 		}
 		n.child[i].typ = t
 		n.child[i].findex = index

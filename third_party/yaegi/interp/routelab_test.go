@@ -417,3 +417,12 @@ func TestRoutelabMoreMessages(t *testing.T) {
 		{src: `for i := range 3.5 { _ = i }`, err: true, want: "cannot range over 3.5 (type untyped float)"},
 	})
 }
+
+// A package-level multi-value var initialised by a call (yaegi's own
+// ret5.go) still works with global comma-ok symbols.
+func TestRoutelabPackageMultiValueVar(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: "package main\n\nfunc r2() (int, int) { return 1, 2 }\n\nvar a, b int = r2()\n\nvar c = a + b\n\nfunc main() {}"},
+		{src: "c", want: "3"},
+	})
+}
