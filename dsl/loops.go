@@ -90,11 +90,6 @@ func (rw *rewriter) rangeInt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 // its own copy. A body that also changes the variable cannot be expressed
 // that way and is rejected.
 func (rw *rewriter) forStmt(sc *scope, s *ast.ForStmt) []ast.Stmt {
-	if len(s.Body.List) == 0 && rw.on(passEmptyLoop) {
-		// yaegi compiles an empty loop body into a function calling itself:
-		// the loop cannot be interrupted and ends in a fatal stack overflow.
-		s.Body.List = []ast.Stmt{synthStmt("_ = 0", s.Body.Lbrace)}
-	}
 	inner := newScope(sc)
 	rw.simple(inner, s.Init)
 	rw.expr(inner, s.Cond)

@@ -18,7 +18,7 @@ var passes = []pass{
 		gap: "a function with results whose body can end without a return compiles, and returns zero values",
 		fix: "refused with Go's message, missing return"},
 	{name: passTypeParams, run: declsOnly(func(_ *rewriter, f *ast.File) { renameTypeParams(f) }),
-		gap: "a type parameter named like a type of the session (T, E) resolves to that type when the generic is instantiated",
+		gap: "a type parameter named like a type of the session (T, E) replaces that type in the session when the generic is declared or instantiated",
 		fix: "type parameters are renamed with a prefix no cell uses"},
 	{name: passRangeInt,
 		gap: "range over an integer (Go 1.22) does not compile",
@@ -26,17 +26,14 @@ var passes = []pass{
 	{name: passLoopVars,
 		gap: "loop variables are shared by all iterations (closures and pointers see the last value), as before Go 1.22",
 		fix: "each iteration gets its own copy when a closure or pointer captures it"},
-	{name: passEmptyLoop,
-		gap: "a loop with an empty body compiles into a function calling itself: it cannot be interrupted and overflows the stack",
-		fix: "a no-op statement is added to the body"},
 	{name: passMapsKeys,
 		gap: "maps.Keys and maps.Values return slices here (the session's versions), so for k := range maps.Keys(m) would give indices",
 		fix: "the single range variable takes the elements, as with Go's iterators"},
 	{name: passRangeFunc,
-		gap: "range over a function (Go 1.23 iterators) does not compile, with an unclear message",
+		gap: "range over a function (Go 1.23 iterators) does not compile",
 		fix: "refused with a message saying how to call the function with a yield function"},
 	{name: passCompiledGenerics,
-		gap: "generic functions of compiled packages (rand.N) are not in the symbol tables",
+		gap: "generic functions of compiled packages (rand.N) are not in the symbol tables: the name is undefined",
 		fix: "refused with the non-generic functions to use instead"},
 	{name: passGoroutineRecover,
 		gap: "a panic in a goroutine started by a cell ends the whole process",
@@ -49,7 +46,6 @@ const (
 	passTypeParams       = "type-params"
 	passRangeInt         = "range-int"
 	passLoopVars         = "loop-vars"
-	passEmptyLoop        = "empty-loop"
 	passMapsKeys         = "maps-keys-range"
 	passRangeFunc        = "range-func"
 	passCompiledGenerics = "compiled-generics"

@@ -81,9 +81,12 @@ type Session struct {
 	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
 
-	std         map[string][]string // standard package name -> import paths
-	preImported []string            // import paths of the pre-imported libraries
-	script      bool                // running a script: tracebacks say "the script"
+	std map[string][]string // standard package name -> import paths
+	// disabledPasses turns rewrite passes off (gaps_test.go shows the gap
+	// each one closes).
+	disabledPasses map[string]bool
+	preImported    []string // import paths of the pre-imported libraries
+	script         bool     // running a script: tracebacks say "the script"
 
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur

@@ -31,7 +31,7 @@ func (s *Session) available(p string) bool {
 }
 
 func (s *Session) newRewriter() *rewriter {
-	return &rewriter{types: s, imports: s.syms.importsCopy()}
+	return &rewriter{types: s, imports: s.syms.importsCopy(), disabled: s.disabledPasses}
 }
 
 // record adds what a chunk that ran declared to the session's table.
