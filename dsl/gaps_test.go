@@ -120,3 +120,16 @@ type textSink struct{ b strings.Builder }
 func (t *textSink) Stream(_, s string)                         { t.b.WriteString(s) }
 func (t *textSink) Display(b display.Bundle, _ string, _ bool) { t.b.WriteString(b.Text()) }
 func (t *textSink) Clear(bool)                                 {}
+
+// docs/dsl.md has a row for every pass.
+func TestPassesAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/dsl.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range passes {
+		if !strings.Contains(string(doc), "| `"+p.name+"` |") {
+			t.Errorf("docs/dsl.md has no row for the pass %s", p.name)
+		}
+	}
+}
