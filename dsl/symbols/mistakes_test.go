@@ -85,6 +85,7 @@ var mistakes = []struct {
 	{"k := 3\nk()", "CompileError", 2, []string{"cannot call non-function k", "int"}},
 	{"lab.Policy(\"p\")", "CompileError", 1, []string{"lab.Policy"}},
 	{"lab.Run(scn, lab.RoundRobin())", "CompileError", 1, []string{"lab.Run"}},
+	{"scn.Rate()", "CompileError", 1, []string{"not enough arguments in call to scn.Rate"}},
 	{"lab.Run(scn, lab.RoundRobin(), \"1\")", "CompileError", 1, []string{`"1"`, "int"}},
 	{"lab.Compare(\"straggler\", lab.RoundRobin())", "CompileError", 1, []string{"*lab.Scenario"}},
 	{"lab.Policy(\"p\", func(r lab.Replica) int { return r.Outstanding })", "CompileError", 1, []string{"func(engine.Replica) int", "func(engine.Replica) float64"}},

@@ -987,7 +987,7 @@ func (check typecheck) arguments(n *node, child []*node, fun *node, ellipsis boo
 		cnt++
 	}
 	if cnt < fun.typ.numIn() {
-		return n.cfgErrorf("not enough arguments in call to %s", fun.name())
+		return n.cfgErrorf("not enough arguments in call to %s", exprText(fun))
 	}
 	return nil
 }
