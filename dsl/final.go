@@ -59,6 +59,10 @@ func (s *Session) quiet(x ast.Expr) bool {
 			return false
 		}
 		p, ok := s.syms.importPath(pkg.Name)
+		if !ok && s.syms.get(pkg.Name) == nil && len(s.std[pkg.Name]) > 0 {
+			// A standard package the chunk will import for itself.
+			p, ok = s.std[pkg.Name][0], true
+		}
 		if !ok {
 			return false
 		}
