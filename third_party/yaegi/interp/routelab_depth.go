@@ -32,23 +32,31 @@ func (e StackOverflow) Error() string {
 
 // enterValueCall counts a call of the interpreted function def made through
 // a function value (a closure, or a function passed to compiled code), whose
-// frame does not link to its caller's, and returns the function that ends it.
-// Calls of one function in progress at once are either nested (recursion) or
-// concurrent (goroutines); only when the Go stack is deep as well is it
-// recursion, which is what the check of the stack depth tells.
-func enterValueCall(def *node) func() {
+// frame does not link to its caller's, and returns the node whose count
+// exitValueCall must decrease (nil when calls are not bounded). Calls of one
+// function in progress at once are either nested (recursion) or concurrent
+// (goroutines); only when the Go stack is deep as well is it recursion,
+// which is what the check of the stack depth tells.
+func enterValueCall(def *node) *node {
 	if def.origin != nil {
 		def = def.origin // a method bound to a receiver: count the method's calls
 	}
-	if max := def.interp.maxDepth; max > 0 && atomic.AddInt32(&def.active, 1) > max {
-		if stackDeeperThan(int(max)) {
-			atomic.AddInt32(&def.active, -1)
-			panic(StackOverflow{Depth: int(max)})
-		}
-	} else if max <= 0 {
-		return func() {}
+	max := def.interp.maxDepth
+	if max <= 0 {
+		return nil
 	}
-	return func() { atomic.AddInt32(&def.active, -1) }
+	if atomic.AddInt32(&def.active, 1) > max && stackDeeperThan(int(max)) {
+		atomic.AddInt32(&def.active, -1)
+		panic(StackOverflow{Depth: int(max)})
+	}
+	return def
+}
+
+// exitValueCall ends a call counted by enterValueCall.
+func exitValueCall(counted *node) {
+	if counted != nil {
+		atomic.AddInt32(&counted.active, -1)
+	}
 }
 
 // stackDeeperThan reports whether the calling goroutine has more than n

@@ -1010,7 +1010,7 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 	return func(f *frame) reflect.Value {
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
-			defer enterValueCall(def)()
+			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
@@ -1925,7 +1925,7 @@ func getFunc(n *node) {
 		o := getFrame(f, l).data[i]
 
 		fct := reflect.MakeFunc(n.typ.TypeOf(), func(in []reflect.Value) []reflect.Value {
-			defer enterValueCall(n)()
+			defer exitValueCall(enterValueCall(n))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
