@@ -1,23 +1,32 @@
 // Package dsl is routelab's scripting layer: a Session runs Go notebook
-// cells and scripts in a yaegi (v0.16.1) interpreter, with the standard
-// library and compiled libraries (the lab package) available, and keeps
-// declarations and variables from one cell to the next.
+// cells and scripts in a yaegi interpreter (v0.16.1, vendored with fixes
+// under third_party/yaegi), with the standard library and compiled
+// libraries (the lab package) available, and keeps declarations and
+// variables from one cell to the next.
 //
 // Read first:
 //   - session.go: Session, Options, Execute and the two-phase Interrupt;
-//   - pipeline.go: how a cell is split (split.go), checked, rewritten
-//     (rewrite.go, loops.go) and run chunk by chunk, and how its final value
-//     is shown;
-//   - library.go: how compiled packages are exposed (Library, Host).
+//   - pipeline.go: how a cell is split (split.go), checked (checks.go),
+//     rewritten by the named passes (passes.go, over rewrite.go, loops.go,
+//     classify.go, generics.go, terminating.go), compiled — importing the
+//     standard packages a cell uses without importing them (imports.go) —
+//     and run (execute.go), and how its final value is shown (final.go);
+//   - library.go: how compiled packages are exposed (Library, Host), and
+//     callback.go: how they call back into cells (serialised, with
+//     math/rand seeded by the run).
 //
 // Then: output.go (per-session pipes carrying all cell output to the
 // running cell's sink), errors.go (errors as display.Error with cell
-// positions), prelude.go (display, min/max/clear, the slices and maps
-// helpers yaegi lacks, as interpreted Go), generics.go (a yaegi bug
-// work-around), complete.go and iscomplete.go (Complete, Inspect,
-// IsComplete), script.go (RunScript) and docindex.go (the generator behind
-// cmd/dsldoc). docs/dsl.md lists what Go works in cells, what is rewritten
-// and what is rejected, with the exact messages.
+// positions and tracebacks), state.go (what the session records of each
+// cell, redefinitions), symtab.go (the session's own table of declarations),
+// prelude.go and runtime.go (display, min/max/clear, the slices and maps
+// helpers yaegi lacks, as interpreted Go over a small compiled package),
+// memory.go (the default allocation bound), complete.go with exprtype.go,
+// vtype.go and celltype.go (Complete and Inspect, which work out types
+// without running code), iscomplete.go, script.go (RunScript) and
+// docindex.go (the generator behind cmd/dsldoc). docs/dsl.md lists what Go
+// works in cells, what is rewritten and what is refused, with the exact
+// messages; gaps_test.go shows that every rewrite pass still closes a gap.
 //
 // The session structurally implements the kernel's Interpreter interface;
 // this package does not import the kernel.
