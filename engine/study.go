@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // StudyConfig is the exploration-weight study of the specification: Adaptive's
@@ -25,7 +28,8 @@ type StudyConfig struct {
 
 // SpecificationStudy is the study as the specification describes it: 24
 // conditions, 6 weights, 8 development seeds (1–8) and 24 validation seeds
-// (1001–1024).
+// (1001–1024). Its four scenarios are named, not read from the registry, so
+// a new built-in scenario does not change it.
 func SpecificationStudy() StudyConfig {
 	val := make([]uint64, 24)
 	for i := range val {
@@ -35,7 +39,7 @@ func SpecificationStudy() StudyConfig {
 		Name:             "exploration weight",
 		Rates:            []float64{100, 175, 250},
 		Heterogeneity:    []string{"default", "high"},
-		Scenarios:        ScenarioNames(),
+		Scenarios:        []string{"steady", "burst", "straggler", "failure"},
 		Weights:          []float64{0, 0.05, 0.1, 0.2, 0.35, 0.5},
 		DevelopmentSeeds: DefaultSeeds(8),
 		ValidationSeeds:  val,
@@ -81,16 +85,59 @@ func (c StudyConfig) Conditions() []Condition {
 	return out
 }
 
-// Validate checks the configuration.
+// Validate checks the configuration: the protocol first (the scenarios are
+// checked against its horizon), then the grid, the weights, the seeds and
+// the policies. Every list must be non-empty and without repeats, and the
+// validation seeds must not repeat a development seed: a study whose
+// validation re-ran the selection's seeds would report the selection's own
+// scores as a validation.
 func (c StudyConfig) Validate() error {
+	if err := c.validateProtocol(); err != nil {
+		return err
+	}
+	if err := c.validateGrid(); err != nil {
+		return err
+	}
+	if err := c.validateWeights(); err != nil {
+		return err
+	}
+	if err := c.validateSeeds(); err != nil {
+		return err
+	}
+	return c.validatePolicies()
+}
+
+func (c StudyConfig) validateProtocol() error {
+	if c.Protocol == (Protocol{}) {
+		return fieldErr("protocol", "none", `an object with warmup_ms, measure_ms and slo_ms, such as the specification's {"warmup_ms": 3000, "measure_ms": 12000, "slo_ms": 50}`)
+	}
+	if err := c.Protocol.Validate(); err != nil {
+		return fmt.Errorf("protocol: %w", err)
+	}
+	return nil
+}
+
+func (c StudyConfig) validateGrid() error {
 	if len(c.Rates) == 0 || len(c.Heterogeneity) == 0 || len(c.Scenarios) == 0 {
 		return fieldErr("rates_rps/heterogeneity/scenarios", "an empty list", "at least one value each")
+	}
+	for _, err := range []error{
+		checkDistinct("rates_rps", "rates", c.Rates), checkDistinct("heterogeneity", "heterogeneities", c.Heterogeneity),
+		checkDistinct("scenarios", "scenarios", c.Scenarios),
+	} {
+		if err != nil {
+			return err
+		}
 	}
 	for _, cond := range c.Conditions() {
 		if _, err := cond.scenario(c.Protocol); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+func (c StudyConfig) validateWeights() error {
 	if len(c.Weights) == 0 {
 		return fieldErr("weights", "none", "at least one exploration weight")
 	}
@@ -99,6 +146,10 @@ func (c StudyConfig) Validate() error {
 			return fieldErr(fmt.Sprintf("weights[%d]", i), w, "a finite number >= 0")
 		}
 	}
+	return checkDistinct("weights", "weights", c.Weights)
+}
+
+func (c StudyConfig) validateSeeds() error {
 	for _, seeds := range []struct {
 		field string
 		v     []uint64
@@ -110,6 +161,35 @@ func (c StudyConfig) Validate() error {
 			return fmt.Errorf("%s: %w", seeds.field, err)
 		}
 	}
+	var shared []uint64
+	for _, s := range c.ValidationSeeds {
+		if slices.Contains(c.DevelopmentSeeds, s) {
+			shared = append(shared, s)
+		}
+	}
+	if len(shared) > 0 {
+		return fieldErr("validation_seeds", sharedSeeds(shared),
+			"seeds disjoint from development_seeds, so that validation scores runs the weight was not selected on")
+	}
+	return nil
+}
+
+// sharedSeeds formats the seeds two lists have in common.
+type sharedSeeds []uint64
+
+func (s sharedSeeds) String() string {
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = strconv.FormatUint(x, 10)
+	}
+	noun := "seed"
+	if len(s) > 1 {
+		noun = "seeds"
+	}
+	return fmt.Sprintf("%s %s (also in development_seeds)", noun, strings.Join(parts, ", "))
+}
+
+func (c StudyConfig) validatePolicies() error {
 	if len(c.Policies) == 0 {
 		return fieldErr("policies", "none", "at least one policy")
 	}
@@ -118,7 +198,18 @@ func (c StudyConfig) Validate() error {
 			return err
 		}
 	}
-	return c.Protocol.Validate()
+	return checkDistinct("policies", "policy names", c.Policies)
+}
+
+// checkDistinct refuses a list that names a value twice; what names the
+// values for the message.
+func checkDistinct[T comparable](field, what string, xs []T) error {
+	for i, x := range xs {
+		if first := slices.Index(xs, x); first < i {
+			return fieldErr(fmt.Sprintf("%s[%d]", field, i), x, fmt.Sprintf("distinct %s: %s[%d] is already %s", what, field, first, formatValue(x)))
+		}
+	}
+	return nil
 }
 
 func (c Condition) scenario(p Protocol) (Scenario, error) {

@@ -270,3 +270,25 @@ func TestExecExitAndErrorPosition(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// A study file is checked before anything runs: its protocol first, then
+// seeds that validation shares with development and repeated policies.
+func TestStudyFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	const grid = `"rates_rps":[100],"heterogeneity":["default"],"scenarios":["steady","failure"],"weights":[0.35]`
+	const proto = `,"protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}`
+	for _, c := range []struct{ body, want string }{
+		{grid + `,"development_seeds":[1],"validation_seeds":[2],"policies":["adaptive"]`, `protocol: "none" is not allowed`},
+		{grid + `,"development_seeds":[1,2],"validation_seeds":[2,3],"policies":["adaptive"]` + proto, "validation_seeds: seed 2 (also in development_seeds)"},
+		{grid + `,"development_seeds":[1],"validation_seeds":[2],"policies":["adaptive","adaptive"]` + proto, `policies[1]: "adaptive" is not allowed (want distinct policy names`},
+	} {
+		path := filepath.Join(dir, "study.json")
+		if err := os.WriteFile(path, []byte("{"+c.body+"}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCLI(t, "study", path)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("exit %d, stderr %q, want one line containing %q", code, stderr, c.want)
+		}
+	}
+}
