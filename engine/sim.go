@@ -26,8 +26,8 @@ type Simulator struct {
 	events       []Event // replica events, time order
 	nextEvent    int
 	applied      []Event
-	step         int64 // the last boundary processed
-	accNs        int64 // remainder accumulator for Advance, ns
+	step         int64     // the last boundary processed
+	pending      remainder // time given to Advance beyond the last boundary
 	view         View
 	eligible     []Replica
 	live         liveWindows
@@ -189,9 +189,10 @@ func (s *Simulator) Err() error { return s.err }
 // Totals returns the counts since time zero.
 func (s *Simulator) Totals() Totals { return s.totals }
 
-// Advance moves simulated time forward by dt ms. Time is kept in whole
-// nanoseconds with a remainder accumulator, so any chunking of the same total
-// reaches the same boundaries and gives identical results.
+// Advance moves simulated time forward by dt ms. The chunks are summed
+// exactly and the total is rounded to the nanosecond (see remainder), so any
+// chunking of the same total reaches the same boundaries and gives identical
+// results: 3,000 × Advance(1/3) is Advance(1000).
 func (s *Simulator) Advance(dt float64) error {
 	if !finite(dt) || dt < 0 || dt > 1e12 {
 		return fieldErr("dt", dt, "a finite number of ms in [0, 1e12]")
@@ -199,10 +200,7 @@ func (s *Simulator) Advance(dt float64) error {
 	if s.err != nil {
 		return s.err
 	}
-	const stepNs = int64(StepMs * 1e6)
-	s.accNs += int64(math.Round(dt * 1e6))
-	target := s.step + s.accNs/stepNs
-	s.accNs %= stepNs
+	target := s.step + s.pending.add(dt)
 	s.guard(func() { s.runTo(target) })
 	return s.err
 }
