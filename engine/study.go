@@ -226,7 +226,7 @@ type StudyRun struct {
 	Policy    string  `json:"policy"`
 	C         float64 `json:"c"` // exploration weight (Adaptive only; NaN otherwise)
 	Condition Condition
-	Result    *RunResult
+	Result    *RunSummary
 }
 
 // Score is a mean per-run attainment.
@@ -248,13 +248,14 @@ type StudyResult struct {
 	Validated   []StudyRun
 }
 
-// RunStudy runs both phases of the study.
+// RunStudy runs both phases of the study. It keeps each run's RunSummary,
+// never its latencies.
 func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(done, total int)) (*StudyResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	conds := cfg.Conditions()
-	total := len(cfg.Weights)*len(conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(conds)*len(cfg.ValidationSeeds)
+	g := cfg.grid()
+	total := len(cfg.Weights)*len(g.conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(g.conds)*len(cfg.ValidationSeeds)
 	offset := 0
 	phaseProgress := func(done, _ int) {
 		if progress != nil {
@@ -262,35 +263,18 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 		}
 	}
 	res := &StudyResult{Config: cfg}
-	var dev []studyJob
+	dev := studyPhase{name: "development", seeds: cfg.DevelopmentSeeds}
 	for _, w := range cfg.Weights {
-		dev = append(dev, cfg.jobs("development", Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}), w, conds, cfg.DevelopmentSeeds)...)
+		dev.policies = append(dev.policies, Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}))
+		dev.cs = append(dev.cs, w)
 	}
 	var err error
-	if res.Development, err = runStudyJobs(ctx, dev, cfg.Protocol, workers, phaseProgress); err != nil {
+	if res.Development, err = g.run(ctx, dev, workers, phaseProgress); err != nil {
 		return nil, err
 	}
-	offset = len(dev)
-	best := math.Inf(-1)
-	for _, w := range cfg.Weights {
-		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
-		res.Weights = append(res.Weights, sc)
-		if sc.MeanAttainment > best { // ties keep the weight listed first
-			best, res.SelectedC = sc.MeanAttainment, w
-		}
-	}
-	var val []studyJob
-	for _, name := range cfg.Policies {
-		spec, _ := PolicyByName(name)
-		c := math.NaN()
-		if name == "adaptive" {
-			c = res.SelectedC
-			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
-			spec.Name = "adaptive"
-		}
-		val = append(val, cfg.jobs("validation", spec, c, conds, cfg.ValidationSeeds)...)
-	}
-	if res.Validated, err = runStudyJobs(ctx, val, cfg.Protocol, workers, phaseProgress); err != nil {
+	offset = len(res.Development)
+	res.selectWeight(g.conds)
+	if res.Validated, err = g.run(ctx, cfg.validationPhase(res.SelectedC), workers, phaseProgress); err != nil {
 		return nil, err
 	}
 	for _, name := range cfg.Policies {
@@ -298,43 +282,92 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 		if name == "adaptive" {
 			c = res.SelectedC
 		}
-		res.Validation = append(res.Validation, scoreRuns(name, c, conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
+		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
 	}
 	return res, nil
 }
 
-type studyJob struct {
-	run  StudyRun
-	spec RunSpec
-}
-
-func (cfg StudyConfig) jobs(phase string, spec PolicySpec, c float64, conds []Condition, seeds []uint64) []studyJob {
-	var out []studyJob
-	for _, cond := range conds {
-		scn, _ := cond.scenario(cfg.Protocol) // validated already
-		for _, seed := range seeds {
-			out = append(out, studyJob{
-				run:  StudyRun{Phase: phase, Policy: spec.Name, C: c, Condition: cond},
-				spec: RunSpec{Scenario: scn, Policy: spec, Seed: seed, Protocol: cfg.Protocol, SummaryOnly: true},
-			})
+// selectWeight scores every weight on the development runs and selects the
+// best; ties keep the weight listed first.
+func (res *StudyResult) selectWeight(conds []Condition) {
+	best := math.Inf(-1)
+	for _, w := range res.Config.Weights {
+		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
+		res.Weights = append(res.Weights, sc)
+		if sc.MeanAttainment > best {
+			best, res.SelectedC = sc.MeanAttainment, w
 		}
 	}
-	return out
 }
 
-func runStudyJobs(ctx context.Context, jobs []studyJob, p Protocol, workers int, progress func(int, int)) ([]StudyRun, error) {
-	specs := make([]RunSpec, len(jobs))
-	for i, j := range jobs {
-		specs[i] = j.spec
+// validationPhase runs every policy on the validation seeds, Adaptive with
+// the selected weight.
+func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
+	ph := studyPhase{name: "validation", seeds: cfg.ValidationSeeds}
+	for _, name := range cfg.Policies {
+		spec, _ := PolicyByName(name) // validated already
+		c := math.NaN()
+		if name == "adaptive" {
+			c = selected
+			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
+			spec.Name = "adaptive"
+		}
+		ph.policies = append(ph.policies, spec)
+		ph.cs = append(ph.cs, c)
 	}
-	results, err := runJobs(ctx, specs, workers, progress)
+	return ph
+}
+
+// studyGrid is the study's conditions with their scenarios and prepared
+// token tables.
+type studyGrid struct {
+	proto     Protocol
+	conds     []Condition
+	scenarios []Scenario
+	tables    []*tokenTables
+}
+
+func (cfg StudyConfig) grid() studyGrid {
+	g := studyGrid{proto: cfg.Protocol, conds: cfg.Conditions()}
+	for _, cond := range g.conds {
+		scn, _ := cond.scenario(cfg.Protocol) // validated already
+		g.scenarios = append(g.scenarios, scn)
+	}
+	g.tables = tokenTablesFor(g.scenarios)
+	return g
+}
+
+// studyPhase is one phase of the study: each policy (with its exploration
+// weight, NaN when it has none) on every condition and seed.
+type studyPhase struct {
+	name     string
+	policies []PolicySpec
+	cs       []float64
+	seeds    []uint64
+}
+
+// run runs a phase, policy by policy, condition by condition, seed by seed,
+// and keeps each run's summary.
+func (g studyGrid) run(ctx context.Context, ph studyPhase, workers int, progress func(int, int)) ([]StudyRun, error) {
+	nSeeds := len(ph.seeds)
+	perPolicy := len(g.conds) * nSeeds
+	at := func(i int) (policy, cond, seed int) { return i / perPolicy, i % perPolicy / nSeeds, i % nSeeds }
+	out := make([]StudyRun, len(ph.policies)*perPolicy)
+	summaries := make([]RunSummary, len(out)) // one allocation for every run's result
+	err := runJobs(ctx, jobs{
+		n: len(out),
+		spec: func(i int) RunSpec {
+			pi, ci, si := at(i)
+			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true, tables: g.tables[ci]}
+		},
+		keep: func(i int, r *RunResult) {
+			pi, ci, _ := at(i)
+			summaries[i] = r.RunSummary
+			out[i] = StudyRun{Phase: ph.name, Policy: ph.policies[pi].Name, C: ph.cs[pi], Condition: g.conds[ci], Result: &summaries[i]}
+		},
+	}, workers, progress)
 	if err != nil {
 		return nil, err
-	}
-	out := make([]StudyRun, len(jobs))
-	for i, j := range jobs {
-		out[i] = j.run
-		out[i].Result = results[i]
 	}
 	return out, nil
 }
@@ -357,26 +390,42 @@ func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep 
 	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n}
 }
 
-// RunRecords flattens every run of the study, development first.
-func (r *StudyResult) RunRecords() [][]Field {
-	var out [][]Field
-	for _, runs := range [][]StudyRun{r.Development, r.Validated} {
-		for _, run := range runs {
-			rec := []Field{
-				{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
-				{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
-				{"scenario", run.Condition.Scenario},
-			}
-			for _, f := range RunRecord(run.Result) {
-				if f.Name != "policy" && f.Name != "scenario" {
-					rec = append(rec, f)
+// runRecords yields every run of the study, development first.
+func (r *StudyResult) runRecords() recordSeq {
+	return func(yield func([]Field) error) error {
+		for _, runs := range [][]StudyRun{r.Development, r.Validated} {
+			for _, run := range runs {
+				if err := yield(run.record()); err != nil {
+					return err
 				}
 			}
-			out = append(out, rec)
+		}
+		return nil
+	}
+}
+
+// record flattens one run: its phase, policy, weight and condition, then
+// the run's own record.
+func (run StudyRun) record() []Field {
+	rec := []Field{
+		{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
+		{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
+		{"scenario", run.Condition.Scenario},
+	}
+	for _, f := range RunRecord(run.Result) {
+		if f.Name != "policy" && f.Name != "scenario" {
+			rec = append(rec, f)
 		}
 	}
-	return out
+	return rec
 }
+
+// RunRecords flattens every run of the study, development first.
+func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().collect() }
+
+// WriteCSV writes one CSV row per run, development first, written as it is
+// formatted.
+func (r *StudyResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, r.runRecords()) }
 
 func scoreRecords(scores []Score) []jsonObject {
 	out := make([]jsonObject, len(scores))
@@ -387,10 +436,10 @@ func scoreRecords(scores []Score) []jsonObject {
 }
 
 // WriteJSON writes the configuration, the scores, the selected weight and
-// every run.
+// every run, each run written as it is formatted.
 func (r *StudyResult) WriteJSON(w io.Writer) error {
 	return writeIndented(w, jsonObject{
 		{"config", r.Config}, {"development", scoreRecords(r.Weights)}, {"selected_c", r.SelectedC},
-		{"validation", scoreRecords(r.Validation)}, {"runs", records(r.RunRecords())},
+		{"validation", scoreRecords(r.Validation)}, {"runs", r.runRecords()},
 	})
 }
