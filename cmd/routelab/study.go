@@ -67,7 +67,7 @@ func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
-		return engine.WriteCSV(w, res.RunRecords())
+		return res.WriteCSV(w)
 	}
 	return writeStudyText(w, res)
 }
