@@ -147,7 +147,7 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.Comparison(res) },
+	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
 		func(*plot.Figure) ([]byte, error) {
 			r, err := plot.Report(res)
 			if err != nil {

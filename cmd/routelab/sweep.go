@@ -55,7 +55,7 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
+	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
 }
 
 func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
