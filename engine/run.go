@@ -83,6 +83,7 @@ func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	}
 	sim, err := NewSimulator(spec.Scenario, spec.Policy, SimOptions{
 		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision, tables: spec.tables,
+		unwatched: spec.SampleEvery == 0,
 	})
 	if err != nil {
 		return nil, err
