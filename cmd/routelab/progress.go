@@ -22,8 +22,9 @@ func progressReporter(w io.Writer, what string) func(done, total int) {
 const redrawEvery = 100 * time.Millisecond
 
 // progress draws "compare: 1200/40000 runs (3%), 2s elapsed, about 1m5s
-// left", the time left extrapolated from the pace so far, and clears the
-// line when the last run is done.
+// left", the time left extrapolated from the pace so far (shown after the
+// first second, when the pace is more than the first run's start-up), and
+// clears the line when the last run is done.
 type progress struct {
 	w           io.Writer
 	what        string
@@ -45,10 +46,12 @@ func (p *progress) update(done, total int) {
 		return
 	}
 	p.last = t
-	elapsed := t.Sub(p.start)
-	left := time.Duration(float64(elapsed) * float64(total-done) / float64(max(done, 1)))
-	fmt.Fprintf(p.w, "\r%s: %d/%d runs (%d%%), %s elapsed, about %s left\033[K",
-		p.what, done, total, 100*done/total, elapsed.Round(time.Second), left.Round(time.Second))
+	line := fmt.Sprintf("%s: %d/%d runs (%d%%)", p.what, done, total, 100*done/total)
+	if elapsed := t.Sub(p.start); elapsed >= time.Second {
+		left := time.Duration(float64(elapsed) * float64(total-done) / float64(max(done, 1)))
+		line += fmt.Sprintf(", %s elapsed, about %s left", elapsed.Round(time.Second), left.Round(time.Second))
+	}
+	fmt.Fprintf(p.w, "\r%s\033[K", line)
 }
 
 // isTerminal reports whether w is a terminal: a character device other than

@@ -10,9 +10,9 @@ import (
 	"github.com/routelab/routelab/engine"
 )
 
-// On a terminal the status line shows runs done, elapsed time and the time
-// left at the pace so far, redrawn at most every 100 ms, and is cleared at
-// the end.
+// On a terminal the status line shows runs done and, after the first
+// second, elapsed time and the time left at the pace so far; it is redrawn
+// at most every 100 ms and cleared at the end.
 func TestProgressLine(t *testing.T) {
 	clock := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
@@ -23,8 +23,11 @@ func TestProgressLine(t *testing.T) {
 		p.update(done, 400)
 		return out.String()
 	}
-	if got, want := step(10*time.Second, 100), "\rcompare: 100/400 runs (25%), 10s elapsed, about 30s left\033[K"; got != want {
+	if got, want := step(500*time.Millisecond, 1), "\rcompare: 1/400 runs (0%)\033[K"; got != want {
 		t.Errorf("first redraw %q, want %q", got, want)
+	}
+	if got, want := step(9500*time.Millisecond, 100), "\rcompare: 100/400 runs (25%), 10s elapsed, about 30s left\033[K"; got != want {
+		t.Errorf("redraw after 10 s %q, want %q", got, want)
 	}
 	if got := step(50*time.Millisecond, 101); got != "" {
 		t.Errorf("redrawn after 50 ms: %q", got)
