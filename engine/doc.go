@@ -9,7 +9,11 @@
 //     request, all before routing: common random numbers across policies);
 //   - policy.go: the router's view and the built-in policies;
 //   - experiment.go and study.go: Compare, Sweep and the specification's
-//     exploration-weight study.
+//     exploration-weight study. An experiment keeps a small RunSummary per
+//     run, and each whole RunResult only when asked (Keep), so its memory
+//     need not grow with the length of its runs; jobs.go builds each run's
+//     spec when a worker takes it, and the writers (report.go, jsonout.go)
+//     format one run at a time.
 //
 // docs/model.md is the reference for the model; docs/validation.md shows it
 // agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"html"
 )
 
 // Experiment compares policies on one scenario under the specification's
@@ -21,6 +22,44 @@ type Experiment struct {
 	Workers int
 	// Progress, when set, is called after each run (serialised).
 	Progress func(done, total int)
+	// Keep says what the result keeps of each run: by default (KeepRuns)
+	// every run whole, latencies included, for figures; KeepSummaries keeps
+	// only each run's RunSummary, for experiments of many seeds.
+	Keep Keep
+}
+
+// Keep says what an experiment keeps of each run.
+type Keep int
+
+const (
+	// KeepRuns keeps every run's RunResult (latencies for distribution
+	// figures, per-replica shares, events) besides its summary: memory
+	// grows with the requests of every run.
+	KeepRuns Keep = iota
+	// KeepSummaries keeps only each run's RunSummary, under 200 bytes a
+	// run whatever its length: PolicyResult.Runs stay nil.
+	KeepSummaries
+)
+
+// String names the choice as Go code writes it, with what it keeps.
+func (k Keep) String() string {
+	switch k {
+	case KeepRuns:
+		return "engine.KeepRuns (every run whole)"
+	case KeepSummaries:
+		return "engine.KeepSummaries (each run's summary only)"
+	}
+	return fmt.Sprintf("engine.Keep(%d) (not a valid choice)", int(k))
+}
+
+// HTML shows the choice as its text.
+func (k Keep) HTML() string { return "<code>" + html.EscapeString(k.String()) + "</code>" }
+
+func (k Keep) validate() error {
+	if k != KeepRuns && k != KeepSummaries {
+		return fieldErr("keep", int(k), "KeepRuns (0) or KeepSummaries (1)")
+	}
+	return nil
 }
 
 // DefaultSeeds returns seeds 1..n.
@@ -44,7 +83,12 @@ type Comparison struct {
 
 // PolicyResult is one policy's runs, in seed order, and their summary.
 type PolicyResult struct {
-	Name    string
+	Name string
+	// Records summarise every run, in seed order, whatever the experiment
+	// keeps: the tables, JSON and CSV are written from them.
+	Records []RunSummary
+	// Runs are the whole runs, in seed order, when the experiment keeps them
+	// (KeepRuns); nil otherwise.
 	Runs    []*RunResult
 	Summary Summary
 }
@@ -83,7 +127,7 @@ type Summary struct {
 func Compare(ctx context.Context, e Experiment) (*Comparison, error) {
 	sw := Sweep{
 		Points:   []SweepPoint{{Label: e.Scenario.Name, Scenario: e.Scenario}},
-		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Progress: e.Progress,
+		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Progress: e.Progress, Keep: e.Keep,
 	}
 	res, err := RunSweep(ctx, sw)
 	if err != nil {
@@ -124,58 +168,88 @@ func checkSeeds(seeds []uint64) error {
 	return nil
 }
 
-// assemble groups a point's runs by policy and checks common random numbers.
-func assemble(scn Scenario, proto Protocol, seeds []uint64, policies []PolicySpec, runs []*RunResult) (*Comparison, error) {
+// newComparison prepares a point's result: per policy, a record per seed
+// and, with KeepRuns, a place for every run.
+func newComparison(scn Scenario, proto Protocol, seeds []uint64, policies []PolicySpec, keep Keep) *Comparison {
 	c := &Comparison{Scenario: scn, Protocol: proto, Seeds: seeds, Fingerprints: make([]uint64, len(seeds))}
-	for pi, p := range policies {
-		pr := PolicyResult{Name: p.Name, Runs: runs[pi*len(seeds) : (pi+1)*len(seeds)]}
-		for si, r := range pr.Runs {
+	for _, p := range policies {
+		pr := PolicyResult{Name: p.Name, Records: make([]RunSummary, len(seeds))}
+		if keep == KeepRuns {
+			pr.Runs = make([]*RunResult, len(seeds))
+		}
+		c.Policies = append(c.Policies, pr)
+	}
+	return c
+}
+
+// keep stores the run of policy pi on seed si.
+func (c *Comparison) keep(pi, si int, r *RunResult) {
+	p := &c.Policies[pi]
+	p.Records[si] = r.RunSummary
+	if p.Runs != nil {
+		p.Runs[si] = r
+	}
+}
+
+// finish checks common random numbers and summarises each policy's runs.
+func (c *Comparison) finish() error {
+	for pi := range c.Policies {
+		p := &c.Policies[pi]
+		for si, r := range p.Records {
 			if pi == 0 {
 				c.Fingerprints[si] = r.Fingerprint
 			} else if r.Fingerprint != c.Fingerprints[si] {
-				return nil, fmt.Errorf("engine: seed %d gave policy %q a different workload than %q; common random numbers are broken", seeds[si], p.Name, policies[0].Name)
+				return fmt.Errorf("engine: seed %d gave policy %q a different workload than %q; common random numbers are broken", c.Seeds[si], p.Name, c.Policies[0].Name)
 			}
 		}
-		pr.Summary = Summarise(pr.Runs)
-		c.Policies = append(c.Policies, pr)
+		p.Summary = summarise(p.Records)
 	}
-	return c, nil
+	return nil
 }
 
 // Summarise aggregates runs across seeds.
 func Summarise(runs []*RunResult) Summary {
-	pick := func(f func(*RunResult) float64) []float64 {
+	records := make([]RunSummary, len(runs))
+	for i, r := range runs {
+		records[i] = r.RunSummary
+	}
+	return summarise(records)
+}
+
+// summarise aggregates run records across seeds.
+func summarise(runs []RunSummary) Summary {
+	pick := func(f func(*RunSummary) float64) []float64 {
 		out := make([]float64, len(runs))
-		for i, r := range runs {
-			out[i] = f(r)
+		for i := range runs {
+			out[i] = f(&runs[i])
 		}
 		return out
 	}
-	med := func(f func(*RunResult) float64) float64 { return Median(pick(f)) }
+	med := func(f func(*RunSummary) float64) float64 { return Median(pick(f)) }
 	s := Summary{Runs: len(runs)}
 	for _, r := range runs {
 		if r.Latency.Count > 0 {
 			s.LatencyRuns++
 		}
 	}
-	s.MedianCohort = med(func(r *RunResult) float64 { return float64(r.Cohort) })
-	s.MedianCompleted = med(func(r *RunResult) float64 { return float64(r.Completed) })
-	s.MedianShed = med(func(r *RunResult) float64 { return float64(r.Shed) })
-	s.MedianUnfinished = med(func(r *RunResult) float64 { return float64(r.Unfinished) })
-	s.MedianOnTime = med(func(r *RunResult) float64 { return float64(r.OnTime) })
-	s.MedianMean = med(func(r *RunResult) float64 { return r.Latency.Mean })
-	s.MedianP50 = med(func(r *RunResult) float64 { return r.Latency.P50 })
-	s.MedianP90 = med(func(r *RunResult) float64 { return r.Latency.P90 })
-	s.MedianP95 = med(func(r *RunResult) float64 { return r.Latency.P95 })
-	p99 := pick(func(r *RunResult) float64 { return r.Latency.P99 })
+	s.MedianCohort = med(func(r *RunSummary) float64 { return float64(r.Cohort) })
+	s.MedianCompleted = med(func(r *RunSummary) float64 { return float64(r.Completed) })
+	s.MedianShed = med(func(r *RunSummary) float64 { return float64(r.Shed) })
+	s.MedianUnfinished = med(func(r *RunSummary) float64 { return float64(r.Unfinished) })
+	s.MedianOnTime = med(func(r *RunSummary) float64 { return float64(r.OnTime) })
+	s.MedianMean = med(func(r *RunSummary) float64 { return r.Latency.Mean })
+	s.MedianP50 = med(func(r *RunSummary) float64 { return r.Latency.P50 })
+	s.MedianP90 = med(func(r *RunSummary) float64 { return r.Latency.P90 })
+	s.MedianP95 = med(func(r *RunSummary) float64 { return r.Latency.P95 })
+	p99 := pick(func(r *RunSummary) float64 { return r.Latency.P99 })
 	s.MedianP99 = Median(p99)
 	s.P99Min, s.P99Max = MinMax(p99)
-	s.MedianSLOMissRate = med(func(r *RunResult) float64 { return r.SLOMissRate })
-	s.MedianShedRate = med(func(r *RunResult) float64 { return r.ShedRate })
-	s.MedianAttainment = med(func(r *RunResult) float64 { return r.Attainment })
-	s.MedianGoodput = med(func(r *RunResult) float64 { return r.GoodputRPS })
-	s.MedianThroughput = med(func(r *RunResult) float64 { return r.ThroughputRPS })
-	s.MeanAttainment = Mean(pick(func(r *RunResult) float64 { return r.Attainment }))
+	s.MedianSLOMissRate = med(func(r *RunSummary) float64 { return r.SLOMissRate })
+	s.MedianShedRate = med(func(r *RunSummary) float64 { return r.ShedRate })
+	s.MedianAttainment = med(func(r *RunSummary) float64 { return r.Attainment })
+	s.MedianGoodput = med(func(r *RunSummary) float64 { return r.GoodputRPS })
+	s.MedianThroughput = med(func(r *RunSummary) float64 { return r.ThroughputRPS })
+	s.MeanAttainment = Mean(pick(func(r *RunSummary) float64 { return r.Attainment }))
 	return s
 }
 

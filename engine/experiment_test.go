@@ -52,7 +52,7 @@ func TestRunsWithoutCompletions(t *testing.T) {
 		t.Errorf("median attainment %v, want 0 (two of three runs had none)", s.MedianAttainment)
 	}
 	c := &Comparison{Scenario: dead, Protocol: DefaultProtocol(), Seeds: []uint64{1}, Fingerprints: []uint64{r.Fingerprint},
-		Policies: []PolicyResult{{Name: "least-queue", Runs: []*RunResult{r}, Summary: Summarise([]*RunResult{r})}}}
+		Policies: []PolicyResult{{Name: "least-queue", Records: []RunSummary{r.RunSummary}, Summary: Summarise([]*RunResult{r})}}}
 	if txt := c.String(); !strings.Contains(txt, "—") {
 		t.Errorf("no em dash in\n%s", txt)
 	}
@@ -208,7 +208,7 @@ func TestSmallStudy(t *testing.T) {
 		if r.Policy == "adaptive" && r.C != res.SelectedC {
 			t.Errorf("validation ran adaptive with c = %v, selected %v", r.C, res.SelectedC)
 		}
-		checkConservation(t, r.Result)
+		checkCohort(t, r.Result)
 	}
 	var b bytes.Buffer
 	if err := res.WriteJSON(&b); err != nil || !json.Valid(b.Bytes()) {

@@ -54,10 +54,7 @@ func compareJSON(t testing.TB, e Experiment) []byte {
 // where unfinished was counted directly from the queues at the cutoff.
 func checkConservation(t testing.TB, r *RunResult) {
 	t.Helper()
-	if r.Cohort != r.Completed+r.Shed+r.Unfinished {
-		t.Fatalf("%s seed %d on %s: cohort %d != completed %d + shed %d + unfinished %d",
-			r.Policy, r.Seed, r.Scenario, r.Cohort, r.Completed, r.Shed, r.Unfinished)
-	}
+	checkCohort(t, &r.RunSummary)
 	assigned := 0
 	for _, p := range r.PerReplica {
 		assigned += p.Assigned
@@ -65,6 +62,15 @@ func checkConservation(t testing.TB, r *RunResult) {
 	if r.OnTime > r.Completed || assigned < r.Completed+r.Unfinished {
 		t.Fatalf("%s seed %d: on time %d, completed %d, assigned %d, unfinished %d are inconsistent",
 			r.Policy, r.Seed, r.OnTime, r.Completed, assigned, r.Unfinished)
+	}
+}
+
+// checkCohort asserts cohort arrivals = completed + shed + unfinished.
+func checkCohort(t testing.TB, r *RunSummary) {
+	t.Helper()
+	if r.Cohort != r.Completed+r.Shed+r.Unfinished {
+		t.Fatalf("%s seed %d on %s: cohort %d != completed %d + shed %d + unfinished %d",
+			r.Policy, r.Seed, r.Scenario, r.Cohort, r.Completed, r.Shed, r.Unfinished)
 	}
 }
 

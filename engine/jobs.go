@@ -8,64 +8,96 @@ import (
 	"sync/atomic"
 )
 
-// runJobs runs every spec, in parallel on workers goroutines (GOMAXPROCS when
-// workers < 1), and returns the results in spec order. Each run is a pure
-// function of its spec, so the results do not depend on scheduling. After a
-// failure, specs after the failing one are skipped, specs before it still
-// run, and the error of the first failing spec is returned: the same error
-// whatever the scheduling. Cancelling ctx returns an error wrapping
-// ctx.Err() and no results.
-func runJobs(ctx context.Context, specs []RunSpec, workers int, progress func(done, total int)) ([]*RunResult, error) {
-	shareTokenTables(specs)
+// jobs are n runs described without holding them: spec builds the i-th
+// run's spec when a worker takes it, and keep stores its result. So an
+// experiment's memory holds what keep stores, never a list of n specs or
+// results. keep is called concurrently, for distinct i.
+type jobs struct {
+	n    int
+	spec func(i int) RunSpec
+	keep func(i int, r *RunResult)
+}
+
+// runJobs runs every job, in parallel on workers goroutines (GOMAXPROCS when
+// workers < 1). Each run is a pure function of its spec, so what is kept
+// does not depend on scheduling. After a failure, jobs after the failing one
+// are skipped, jobs before it still run, and the error of the first failing
+// job is returned: the same error whatever the scheduling. Cancelling ctx
+// returns an error wrapping ctx.Err().
+func runJobs(ctx context.Context, js jobs, workers int, progress func(done, total int)) error {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(specs))
-	results := make([]*RunResult, len(specs))
-	errs := make([]error, len(specs))
-	var next, done atomic.Int64
-	var firstFailed atomic.Int64
-	firstFailed.Store(int64(len(specs)))
-	var mu sync.Mutex
+	p := pool{jobs: js, progress: progress}
+	p.firstFailed.Store(int64(js.n))
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := 0; w < min(workers, js.n); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(len(specs)) || i > firstFailed.Load() || ctx.Err() != nil {
-					return
-				}
-				results[i], errs[i] = Run(ctx, specs[i])
-				if errs[i] != nil {
-					for f := firstFailed.Load(); i < f && !firstFailed.CompareAndSwap(f, i); f = firstFailed.Load() {
-					}
-					continue
-				}
-				if progress != nil {
-					mu.Lock()
-					progress(int(done.Add(1)), len(specs))
-					mu.Unlock()
-				}
-			}
+			p.work(ctx)
 		}()
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("interrupted: %w", err)
+		return fmt.Errorf("interrupted: %w", err)
 	}
-	if i := firstFailed.Load(); i < int64(len(specs)) {
-		return nil, fmt.Errorf("%s, seed %d: %w", specs[i].Policy.Name, specs[i].Seed, errs[i])
+	if i := p.firstFailed.Load(); i < int64(js.n) {
+		spec := js.spec(int(i))
+		return fmt.Errorf("%s, seed %d: %w", spec.Policy.Name, spec.Seed, p.firstErr)
 	}
-	return results, nil
+	return nil
 }
 
-// shareTokenTables prepares each distinct token model once for all runs.
-func shareTokenTables(specs []RunSpec) {
+// pool is the shared state of runJobs' workers.
+type pool struct {
+	jobs
+	progress    func(done, total int)
+	next, done  atomic.Int64
+	firstFailed atomic.Int64 // index of the first failed job; n when none
+	mu          sync.Mutex   // serialises progress and guards firstErr
+	firstErr    error
+}
+
+// work takes jobs in index order until none is left, one fails before the
+// next, or ctx is cancelled.
+func (p *pool) work(ctx context.Context) {
+	for {
+		i := p.next.Add(1) - 1
+		if i >= int64(p.n) || i > p.firstFailed.Load() || ctx.Err() != nil {
+			return
+		}
+		r, err := Run(ctx, p.spec(int(i)))
+		if err != nil {
+			p.failed(i, err)
+			continue
+		}
+		p.keep(int(i), r)
+		if p.progress != nil {
+			p.mu.Lock()
+			p.progress(int(p.done.Add(1)), p.n)
+			p.mu.Unlock()
+		}
+	}
+}
+
+// failed records job i's error if no earlier job has failed.
+func (p *pool) failed(i int64, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if i < p.firstFailed.Load() {
+		p.firstFailed.Store(i)
+		p.firstErr = err
+	}
+}
+
+// tokenTablesFor prepares each distinct token model of the scenarios once, for
+// all runs: the i-th result is scenario i's, nil when it needs none.
+func tokenTablesFor(scenarios []Scenario) []*tokenTables {
 	prepared := map[TokenModel]*tokenTables{}
-	for i := range specs {
-		d := specs[i].Scenario.Demand
+	out := make([]*tokenTables, len(scenarios))
+	for i := range scenarios {
+		d := scenarios[i].Demand
 		if d.Kind != TokenDemand || d.Tokens.validate() != nil {
 			continue
 		}
@@ -74,6 +106,7 @@ func shareTokenTables(specs []RunSpec) {
 			t = prepareTokens(d.Tokens)
 			prepared[d.Tokens] = t
 		}
-		specs[i].tables = t
+		out[i] = t
 	}
+	return out
 }

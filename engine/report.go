@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -21,7 +20,7 @@ type Field struct {
 }
 
 // RunRecord flattens one run.
-func RunRecord(r *RunResult) []Field {
+func RunRecord(r *RunSummary) []Field {
 	return []Field{
 		{"policy", r.Policy}, {"scenario", r.Scenario}, {"seed", r.Seed},
 		{"workload_fingerprint", fmt.Sprintf("%016x", r.Fingerprint)},
@@ -65,9 +64,40 @@ func formatCSV(v any) string {
 
 // WriteCSV writes records as CSV with a header from the first record.
 func WriteCSV(w io.Writer, records [][]Field) error {
+	return writeCSVRows(w, seqOf(records))
+}
+
+// recordSeq yields records one at a time: writers need never hold them all.
+type recordSeq func(yield func([]Field) error) error
+
+func seqOf(records [][]Field) recordSeq {
+	return func(yield func([]Field) error) error {
+		for _, r := range records {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (seq recordSeq) collect() [][]Field {
+	var out [][]Field
+	_ = seq(func(r []Field) error {
+		out = append(out, r)
+		return nil
+	})
+	return out
+}
+
+// writeCSVRows writes the records as CSV, row by row, with a header from the
+// first record.
+func writeCSVRows(w io.Writer, records recordSeq) error {
 	cw := csv.NewWriter(w)
-	for i, rec := range records {
-		if i == 0 {
+	first := true
+	err := records(func(rec []Field) error {
+		if first {
+			first = false
 			names := make([]string, len(rec))
 			for j, f := range rec {
 				names[j] = f.Name
@@ -80,9 +110,10 @@ func WriteCSV(w io.Writer, records [][]Field) error {
 		for j, f := range rec {
 			row[j] = formatCSV(f.Value)
 		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		return cw.Write(row)
+	})
+	if err != nil {
+		return err
 	}
 	cw.Flush()
 	return cw.Error()
@@ -90,26 +121,6 @@ func WriteCSV(w io.Writer, records [][]Field) error {
 
 // jsonObject is an ordered JSON object.
 type jsonObject []Field
-
-func (o jsonObject) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, f := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(f.Name)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := marshalValue(f.Value)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
 
 func marshalValue(v any) ([]byte, error) {
 	if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
@@ -126,16 +137,23 @@ func records(rs [][]Field) []jsonObject {
 	return out
 }
 
-// RunRecords flattens every run of a comparison, policy by policy.
-func (c *Comparison) RunRecords() [][]Field {
-	var out [][]Field
-	for _, p := range c.Policies {
-		for _, r := range p.Runs {
-			out = append(out, RunRecord(r))
+// runRecords yields every run of a comparison, policy by policy, seed by
+// seed.
+func (c *Comparison) runRecords() recordSeq {
+	return func(yield func([]Field) error) error {
+		for _, p := range c.Policies {
+			for i := range p.Records {
+				if err := yield(RunRecord(&p.Records[i])); err != nil {
+					return err
+				}
+			}
 		}
+		return nil
 	}
-	return out
 }
+
+// RunRecords flattens every run of a comparison, policy by policy.
+func (c *Comparison) RunRecords() [][]Field { return c.runRecords().collect() }
 
 // SummaryRecords flattens the per-policy summaries.
 func (c *Comparison) SummaryRecords() [][]Field {
@@ -146,8 +164,12 @@ func (c *Comparison) SummaryRecords() [][]Field {
 	return out
 }
 
+// WriteCSV writes one CSV row per run, written as it is formatted.
+func (c *Comparison) WriteCSV(w io.Writer) error { return writeCSVRows(w, c.runRecords()) }
+
 // WriteJSON writes the comparison: scenario, protocol, seeds, workload
-// fingerprints, per-policy summaries and per-seed runs.
+// fingerprints, per-policy summaries and per-seed runs, each run written as
+// it is formatted.
 func (c *Comparison) WriteJSON(w io.Writer) error {
 	fps := make([]string, len(c.Fingerprints))
 	for i, f := range c.Fingerprints {
@@ -156,15 +178,9 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	out := jsonObject{
 		{"scenario", c.Scenario}, {"protocol", c.Protocol}, {"seeds", c.Seeds},
 		{"workload_fingerprints", fps},
-		{"policies", records(c.SummaryRecords())}, {"runs", records(c.RunRecords())},
+		{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
 	}
 	return writeIndented(w, out)
-}
-
-func writeIndented(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // Dash formats x with the given verb, or an em dash when x is undefined.

@@ -23,9 +23,13 @@ type RunSpec struct {
 	tables *tokenTables
 }
 
-// RunResult is the measurement of one run. Counts are exact; latency figures
-// are NaN when no cohort request completed (shown as an em dash).
-type RunResult struct {
+// RunSummary is what one run measured, without its per-request data:
+// counts, latency statistics and rates. Counts are exact; latency figures
+// are NaN when no cohort request completed (shown as an em dash). It is
+// small (under 200 bytes) and self-contained (names, seed and workload
+// fingerprint included, no references into the run), so an experiment of
+// any size can keep one per run, and records made apart can be merged.
+type RunSummary struct {
 	Policy   string `json:"policy"`
 	Scenario string `json:"scenario"`
 	Seed     uint64 `json:"seed"`
@@ -45,9 +49,15 @@ type RunResult struct {
 	Attainment    float64      `json:"-"` // on time / cohort arrivals
 	GoodputRPS    float64      `json:"-"` // on time / measurement seconds
 	ThroughputRPS float64      `json:"-"` // all completions in the window / seconds
+}
 
+// RunResult is the measurement of one run: its summary and what it kept of
+// the run's detail.
+type RunResult struct {
+	RunSummary
 	PerReplica []ReplicaResult `json:"per_replica"`
-	// Latencies are the cohort's completed latencies, sorted (ms).
+	// Latencies are the cohort's completed latencies, sorted (ms); nil with
+	// SummaryOnly.
 	Latencies []float64 `json:"-"`
 	Timeline  *Timeline `json:"-"`
 	Events    []Event   `json:"-"`
@@ -62,7 +72,7 @@ type ReplicaResult struct {
 }
 
 // SLOMisses is the number of completed cohort requests over the SLO.
-func (r *RunResult) SLOMisses() int { return r.Completed - r.OnTime }
+func (r *RunSummary) SLOMisses() int { return r.Completed - r.OnTime }
 
 // Run simulates spec to the protocol's cutoff. It stops with an error
 // wrapping ctx.Err() when ctx is cancelled, never with a partial result.
@@ -73,6 +83,7 @@ func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	}
 	sim, err := NewSimulator(spec.Scenario, spec.Policy, SimOptions{
 		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision, tables: spec.tables,
+		unwatched: spec.SampleEvery == 0,
 	})
 	if err != nil {
 		return nil, err
@@ -103,21 +114,23 @@ func (s *Simulator) runUntil(ctx context.Context, end int64) error {
 func (s *Simulator) result(spec RunSpec) *RunResult {
 	c := s.cohort
 	secs := spec.Protocol.Measure / 1000
+	lat := c.sortedLatencies()
 	res := &RunResult{
-		Policy: spec.Policy.Name, Scenario: s.scn.Name, Seed: spec.Seed, Fingerprint: s.wl.hash,
-		Cohort: c.arrivals, Completed: c.completed, Shed: c.shed, Unfinished: s.inSystem(), OnTime: c.onTime,
-		Latencies:     c.sortedLatencies(),
-		GoodputRPS:    float64(c.onTime) / secs,
-		ThroughputRPS: float64(c.throughput) / secs,
-		Events:        s.eventsSoFar(),
+		RunSummary: RunSummary{
+			Policy: spec.Policy.Name, Scenario: s.scn.Name, Seed: spec.Seed, Fingerprint: s.wl.hash,
+			Cohort: c.arrivals, Completed: c.completed, Shed: c.shed, Unfinished: s.inSystem(), OnTime: c.onTime,
+			Latency:       Summarize(lat),
+			SLOMissRate:   ratio(c.completed-c.onTime, c.completed),
+			ShedRate:      ratio(c.shed, c.arrivals),
+			Attainment:    ratio(c.onTime, c.arrivals),
+			GoodputRPS:    float64(c.onTime) / secs,
+			ThroughputRPS: float64(c.throughput) / secs,
+		},
+		Events: s.eventsSoFar(),
 	}
-	res.Latency = Summarize(res.Latencies)
-	if spec.SummaryOnly {
-		res.Latencies = nil
+	if !spec.SummaryOnly {
+		res.Latencies = lat
 	}
-	res.SLOMissRate = ratio(c.completed-c.onTime, c.completed)
-	res.ShedRate = ratio(c.shed, c.arrivals)
-	res.Attainment = ratio(c.onTime, c.arrivals)
 	for i, t := range c.perReplica {
 		res.PerReplica = append(res.PerReplica, ReplicaResult{
 			ID: i + 1, Assigned: t.assigned, Completed: t.completed, MeanMs: ratioF(t.latSum, t.completed),

@@ -50,17 +50,24 @@ func (s Summary) String() string { return s.sheet().text() }
 func (s Summary) HTML() string { return s.sheet().html() }
 
 // String summarises the run in one line: counts and percentiles.
-func (r RunResult) String() string {
+func (r RunSummary) String() string {
 	l := r.Latency
 	return fmt.Sprintf("%s on %s, seed %d: %d arrivals → %d completed, %d shed, %d unfinished; p50 %s ms, p99 %s ms, attainment %s",
 		r.Policy, r.Scenario, r.Seed, r.Cohort, r.Completed, r.Shed, r.Unfinished,
 		Dash("%.1f", l.P50), Dash("%.1f", l.P99), Dash("%.2f%%", 100*r.Attainment))
 }
 
+// HTML shows the run's record as a table.
+func (r RunSummary) HTML() string {
+	sh := sheet{title: fmt.Sprintf("%s on %s, seed %d", r.Policy, r.Scenario, r.Seed)}
+	sh.addFields(RunRecord(&r), "policy", "scenario", "seed")
+	return sh.html()
+}
+
 // HTML shows the run's figures and its replicas as tables.
 func (r RunResult) HTML() string {
 	sh := sheet{title: fmt.Sprintf("%s on %s, seed %d", r.Policy, r.Scenario, r.Seed)}
-	sh.addFields(RunRecord(&r), "policy", "scenario", "seed")
+	sh.addFields(RunRecord(&r.RunSummary), "policy", "scenario", "seed")
 	sh.addGrid("replicas", []string{"replica", "assigned", "completed", "mean ms"}, len(r.PerReplica), func(i int) []string {
 		p := r.PerReplica[i]
 		return []string{fmt.Sprint(p.ID), fmt.Sprint(p.Assigned), fmt.Sprint(p.Completed), Dash("%.1f", p.MeanMs)}

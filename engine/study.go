@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 )
 
 // StudyConfig is the exploration-weight study of the specification: Adaptive's
@@ -25,7 +28,8 @@ type StudyConfig struct {
 
 // SpecificationStudy is the study as the specification describes it: 24
 // conditions, 6 weights, 8 development seeds (1–8) and 24 validation seeds
-// (1001–1024).
+// (1001–1024). Its four scenarios are named, not read from the registry, so
+// a new built-in scenario does not change it.
 func SpecificationStudy() StudyConfig {
 	val := make([]uint64, 24)
 	for i := range val {
@@ -35,7 +39,7 @@ func SpecificationStudy() StudyConfig {
 		Name:             "exploration weight",
 		Rates:            []float64{100, 175, 250},
 		Heterogeneity:    []string{"default", "high"},
-		Scenarios:        ScenarioNames(),
+		Scenarios:        []string{"steady", "burst", "straggler", "failure"},
 		Weights:          []float64{0, 0.05, 0.1, 0.2, 0.35, 0.5},
 		DevelopmentSeeds: DefaultSeeds(8),
 		ValidationSeeds:  val,
@@ -81,16 +85,59 @@ func (c StudyConfig) Conditions() []Condition {
 	return out
 }
 
-// Validate checks the configuration.
+// Validate checks the configuration: the protocol first (the scenarios are
+// checked against its horizon), then the grid, the weights, the seeds and
+// the policies. Every list must be non-empty and without repeats, and the
+// validation seeds must not repeat a development seed: a study whose
+// validation re-ran the selection's seeds would report the selection's own
+// scores as a validation.
 func (c StudyConfig) Validate() error {
+	if err := c.validateProtocol(); err != nil {
+		return err
+	}
+	if err := c.validateGrid(); err != nil {
+		return err
+	}
+	if err := c.validateWeights(); err != nil {
+		return err
+	}
+	if err := c.validateSeeds(); err != nil {
+		return err
+	}
+	return c.validatePolicies()
+}
+
+func (c StudyConfig) validateProtocol() error {
+	if c.Protocol == (Protocol{}) {
+		return fieldErr("protocol", "none", `an object with warmup_ms, measure_ms and slo_ms, such as the specification's {"warmup_ms": 3000, "measure_ms": 12000, "slo_ms": 50}`)
+	}
+	if err := c.Protocol.Validate(); err != nil {
+		return fmt.Errorf("protocol: %w", err)
+	}
+	return nil
+}
+
+func (c StudyConfig) validateGrid() error {
 	if len(c.Rates) == 0 || len(c.Heterogeneity) == 0 || len(c.Scenarios) == 0 {
 		return fieldErr("rates_rps/heterogeneity/scenarios", "an empty list", "at least one value each")
+	}
+	for _, err := range []error{
+		checkDistinct("rates_rps", "rates", c.Rates), checkDistinct("heterogeneity", "heterogeneities", c.Heterogeneity),
+		checkDistinct("scenarios", "scenarios", c.Scenarios),
+	} {
+		if err != nil {
+			return err
+		}
 	}
 	for _, cond := range c.Conditions() {
 		if _, err := cond.scenario(c.Protocol); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+func (c StudyConfig) validateWeights() error {
 	if len(c.Weights) == 0 {
 		return fieldErr("weights", "none", "at least one exploration weight")
 	}
@@ -99,6 +146,10 @@ func (c StudyConfig) Validate() error {
 			return fieldErr(fmt.Sprintf("weights[%d]", i), w, "a finite number >= 0")
 		}
 	}
+	return checkDistinct("weights", "weights", c.Weights)
+}
+
+func (c StudyConfig) validateSeeds() error {
 	for _, seeds := range []struct {
 		field string
 		v     []uint64
@@ -110,6 +161,35 @@ func (c StudyConfig) Validate() error {
 			return fmt.Errorf("%s: %w", seeds.field, err)
 		}
 	}
+	var shared []uint64
+	for _, s := range c.ValidationSeeds {
+		if slices.Contains(c.DevelopmentSeeds, s) {
+			shared = append(shared, s)
+		}
+	}
+	if len(shared) > 0 {
+		return fieldErr("validation_seeds", sharedSeeds(shared),
+			"seeds disjoint from development_seeds, so that validation scores runs the weight was not selected on")
+	}
+	return nil
+}
+
+// sharedSeeds formats the seeds two lists have in common.
+type sharedSeeds []uint64
+
+func (s sharedSeeds) String() string {
+	parts := make([]string, len(s))
+	for i, x := range s {
+		parts[i] = strconv.FormatUint(x, 10)
+	}
+	noun := "seed"
+	if len(s) > 1 {
+		noun = "seeds"
+	}
+	return fmt.Sprintf("%s %s (also in development_seeds)", noun, strings.Join(parts, ", "))
+}
+
+func (c StudyConfig) validatePolicies() error {
 	if len(c.Policies) == 0 {
 		return fieldErr("policies", "none", "at least one policy")
 	}
@@ -118,7 +198,18 @@ func (c StudyConfig) Validate() error {
 			return err
 		}
 	}
-	return c.Protocol.Validate()
+	return checkDistinct("policies", "policy names", c.Policies)
+}
+
+// checkDistinct refuses a list that names a value twice; what names the
+// values for the message.
+func checkDistinct[T comparable](field, what string, xs []T) error {
+	for i, x := range xs {
+		if first := slices.Index(xs, x); first < i {
+			return fieldErr(fmt.Sprintf("%s[%d]", field, i), x, fmt.Sprintf("distinct %s: %s[%d] is already %s", what, field, first, formatValue(x)))
+		}
+	}
+	return nil
 }
 
 func (c Condition) scenario(p Protocol) (Scenario, error) {
@@ -135,7 +226,7 @@ type StudyRun struct {
 	Policy    string  `json:"policy"`
 	C         float64 `json:"c"` // exploration weight (Adaptive only; NaN otherwise)
 	Condition Condition
-	Result    *RunResult
+	Result    *RunSummary
 }
 
 // Score is a mean per-run attainment.
@@ -157,13 +248,14 @@ type StudyResult struct {
 	Validated   []StudyRun
 }
 
-// RunStudy runs both phases of the study.
+// RunStudy runs both phases of the study. It keeps each run's RunSummary,
+// never its latencies.
 func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(done, total int)) (*StudyResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	conds := cfg.Conditions()
-	total := len(cfg.Weights)*len(conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(conds)*len(cfg.ValidationSeeds)
+	g := cfg.grid()
+	total := len(cfg.Weights)*len(g.conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(g.conds)*len(cfg.ValidationSeeds)
 	offset := 0
 	phaseProgress := func(done, _ int) {
 		if progress != nil {
@@ -171,35 +263,18 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 		}
 	}
 	res := &StudyResult{Config: cfg}
-	var dev []studyJob
+	dev := studyPhase{name: "development", seeds: cfg.DevelopmentSeeds}
 	for _, w := range cfg.Weights {
-		dev = append(dev, cfg.jobs("development", Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}), w, conds, cfg.DevelopmentSeeds)...)
+		dev.policies = append(dev.policies, Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}))
+		dev.cs = append(dev.cs, w)
 	}
 	var err error
-	if res.Development, err = runStudyJobs(ctx, dev, cfg.Protocol, workers, phaseProgress); err != nil {
+	if res.Development, err = g.run(ctx, dev, workers, phaseProgress); err != nil {
 		return nil, err
 	}
-	offset = len(dev)
-	best := math.Inf(-1)
-	for _, w := range cfg.Weights {
-		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
-		res.Weights = append(res.Weights, sc)
-		if sc.MeanAttainment > best { // ties keep the weight listed first
-			best, res.SelectedC = sc.MeanAttainment, w
-		}
-	}
-	var val []studyJob
-	for _, name := range cfg.Policies {
-		spec, _ := PolicyByName(name)
-		c := math.NaN()
-		if name == "adaptive" {
-			c = res.SelectedC
-			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
-			spec.Name = "adaptive"
-		}
-		val = append(val, cfg.jobs("validation", spec, c, conds, cfg.ValidationSeeds)...)
-	}
-	if res.Validated, err = runStudyJobs(ctx, val, cfg.Protocol, workers, phaseProgress); err != nil {
+	offset = len(res.Development)
+	res.selectWeight(g.conds)
+	if res.Validated, err = g.run(ctx, cfg.validationPhase(res.SelectedC), workers, phaseProgress); err != nil {
 		return nil, err
 	}
 	for _, name := range cfg.Policies {
@@ -207,43 +282,92 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 		if name == "adaptive" {
 			c = res.SelectedC
 		}
-		res.Validation = append(res.Validation, scoreRuns(name, c, conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
+		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
 	}
 	return res, nil
 }
 
-type studyJob struct {
-	run  StudyRun
-	spec RunSpec
-}
-
-func (cfg StudyConfig) jobs(phase string, spec PolicySpec, c float64, conds []Condition, seeds []uint64) []studyJob {
-	var out []studyJob
-	for _, cond := range conds {
-		scn, _ := cond.scenario(cfg.Protocol) // validated already
-		for _, seed := range seeds {
-			out = append(out, studyJob{
-				run:  StudyRun{Phase: phase, Policy: spec.Name, C: c, Condition: cond},
-				spec: RunSpec{Scenario: scn, Policy: spec, Seed: seed, Protocol: cfg.Protocol, SummaryOnly: true},
-			})
+// selectWeight scores every weight on the development runs and selects the
+// best; ties keep the weight listed first.
+func (res *StudyResult) selectWeight(conds []Condition) {
+	best := math.Inf(-1)
+	for _, w := range res.Config.Weights {
+		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
+		res.Weights = append(res.Weights, sc)
+		if sc.MeanAttainment > best {
+			best, res.SelectedC = sc.MeanAttainment, w
 		}
 	}
-	return out
 }
 
-func runStudyJobs(ctx context.Context, jobs []studyJob, p Protocol, workers int, progress func(int, int)) ([]StudyRun, error) {
-	specs := make([]RunSpec, len(jobs))
-	for i, j := range jobs {
-		specs[i] = j.spec
+// validationPhase runs every policy on the validation seeds, Adaptive with
+// the selected weight.
+func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
+	ph := studyPhase{name: "validation", seeds: cfg.ValidationSeeds}
+	for _, name := range cfg.Policies {
+		spec, _ := PolicyByName(name) // validated already
+		c := math.NaN()
+		if name == "adaptive" {
+			c = selected
+			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
+			spec.Name = "adaptive"
+		}
+		ph.policies = append(ph.policies, spec)
+		ph.cs = append(ph.cs, c)
 	}
-	results, err := runJobs(ctx, specs, workers, progress)
+	return ph
+}
+
+// studyGrid is the study's conditions with their scenarios and prepared
+// token tables.
+type studyGrid struct {
+	proto     Protocol
+	conds     []Condition
+	scenarios []Scenario
+	tables    []*tokenTables
+}
+
+func (cfg StudyConfig) grid() studyGrid {
+	g := studyGrid{proto: cfg.Protocol, conds: cfg.Conditions()}
+	for _, cond := range g.conds {
+		scn, _ := cond.scenario(cfg.Protocol) // validated already
+		g.scenarios = append(g.scenarios, scn)
+	}
+	g.tables = tokenTablesFor(g.scenarios)
+	return g
+}
+
+// studyPhase is one phase of the study: each policy (with its exploration
+// weight, NaN when it has none) on every condition and seed.
+type studyPhase struct {
+	name     string
+	policies []PolicySpec
+	cs       []float64
+	seeds    []uint64
+}
+
+// run runs a phase, policy by policy, condition by condition, seed by seed,
+// and keeps each run's summary.
+func (g studyGrid) run(ctx context.Context, ph studyPhase, workers int, progress func(int, int)) ([]StudyRun, error) {
+	nSeeds := len(ph.seeds)
+	perPolicy := len(g.conds) * nSeeds
+	at := func(i int) (policy, cond, seed int) { return i / perPolicy, i % perPolicy / nSeeds, i % nSeeds }
+	out := make([]StudyRun, len(ph.policies)*perPolicy)
+	summaries := make([]RunSummary, len(out)) // one allocation for every run's result
+	err := runJobs(ctx, jobs{
+		n: len(out),
+		spec: func(i int) RunSpec {
+			pi, ci, si := at(i)
+			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true, tables: g.tables[ci]}
+		},
+		keep: func(i int, r *RunResult) {
+			pi, ci, _ := at(i)
+			summaries[i] = r.RunSummary
+			out[i] = StudyRun{Phase: ph.name, Policy: ph.policies[pi].Name, C: ph.cs[pi], Condition: g.conds[ci], Result: &summaries[i]}
+		},
+	}, workers, progress)
 	if err != nil {
 		return nil, err
-	}
-	out := make([]StudyRun, len(jobs))
-	for i, j := range jobs {
-		out[i] = j.run
-		out[i].Result = results[i]
 	}
 	return out, nil
 }
@@ -266,26 +390,42 @@ func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep 
 	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n}
 }
 
-// RunRecords flattens every run of the study, development first.
-func (r *StudyResult) RunRecords() [][]Field {
-	var out [][]Field
-	for _, runs := range [][]StudyRun{r.Development, r.Validated} {
-		for _, run := range runs {
-			rec := []Field{
-				{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
-				{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
-				{"scenario", run.Condition.Scenario},
-			}
-			for _, f := range RunRecord(run.Result) {
-				if f.Name != "policy" && f.Name != "scenario" {
-					rec = append(rec, f)
+// runRecords yields every run of the study, development first.
+func (r *StudyResult) runRecords() recordSeq {
+	return func(yield func([]Field) error) error {
+		for _, runs := range [][]StudyRun{r.Development, r.Validated} {
+			for _, run := range runs {
+				if err := yield(run.record()); err != nil {
+					return err
 				}
 			}
-			out = append(out, rec)
+		}
+		return nil
+	}
+}
+
+// record flattens one run: its phase, policy, weight and condition, then
+// the run's own record.
+func (run StudyRun) record() []Field {
+	rec := []Field{
+		{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
+		{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
+		{"scenario", run.Condition.Scenario},
+	}
+	for _, f := range RunRecord(run.Result) {
+		if f.Name != "policy" && f.Name != "scenario" {
+			rec = append(rec, f)
 		}
 	}
-	return out
+	return rec
 }
+
+// RunRecords flattens every run of the study, development first.
+func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().collect() }
+
+// WriteCSV writes one CSV row per run, development first, written as it is
+// formatted.
+func (r *StudyResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, r.runRecords()) }
 
 func scoreRecords(scores []Score) []jsonObject {
 	out := make([]jsonObject, len(scores))
@@ -296,10 +436,10 @@ func scoreRecords(scores []Score) []jsonObject {
 }
 
 // WriteJSON writes the configuration, the scores, the selected weight and
-// every run.
+// every run, each run written as it is formatted.
 func (r *StudyResult) WriteJSON(w io.Writer) error {
 	return writeIndented(w, jsonObject{
 		{"config", r.Config}, {"development", scoreRecords(r.Weights)}, {"selected_c", r.SelectedC},
-		{"validation", scoreRecords(r.Validation)}, {"runs", records(r.RunRecords())},
+		{"validation", scoreRecords(r.Validation)}, {"runs", r.runRecords()},
 	})
 }

@@ -25,6 +25,7 @@ type Sweep struct {
 	Protocol Protocol // default DefaultProtocol() when zero
 	Workers  int
 	Progress func(done, total int)
+	Keep     Keep // what each point's Comparison keeps of its runs
 }
 
 // SweepResult holds one Comparison per point, in point order.
@@ -57,31 +58,48 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 	if err := sw.validate(); err != nil {
 		return nil, err
 	}
-	var specs []RunSpec
-	for _, pt := range sw.Points {
-		for _, p := range sw.Policies {
-			for _, seed := range sw.Seeds {
-				specs = append(specs, RunSpec{Scenario: pt.Scenario, Policy: p, Seed: seed, Protocol: sw.Protocol})
-			}
-		}
-	}
-	runs, err := runJobs(ctx, specs, sw.Workers, sw.Progress)
-	if err != nil {
-		return nil, err
-	}
 	if sw.XName == "" {
 		sw.XName = "x"
 	}
 	res := &SweepResult{XLabel: sw.XLabel, XName: sw.XName, Points: sw.Points}
-	per := len(sw.Policies) * len(sw.Seeds)
+	scenarios := make([]Scenario, len(sw.Points))
 	for i, pt := range sw.Points {
-		c, err := assemble(pt.Scenario, sw.Protocol, sw.Seeds, sw.Policies, runs[i*per:(i+1)*per])
-		if err != nil {
+		scenarios[i] = pt.Scenario
+		res.Comparisons = append(res.Comparisons, newComparison(pt.Scenario, sw.Protocol, sw.Seeds, sw.Policies, sw.Keep))
+	}
+	if err := runJobs(ctx, sw.jobs(res, tokenTablesFor(scenarios)), sw.Workers, sw.Progress); err != nil {
+		return nil, err
+	}
+	for _, c := range res.Comparisons {
+		if err := c.finish(); err != nil {
 			return nil, err
 		}
-		res.Comparisons = append(res.Comparisons, c)
 	}
 	return res, nil
+}
+
+// jobs are the sweep's runs, point by point, policy by policy, seed by
+// seed; each is kept in its point's comparison.
+func (sw *Sweep) jobs(res *SweepResult, tables []*tokenTables) jobs {
+	nSeeds := len(sw.Seeds)
+	perPoint := len(sw.Policies) * nSeeds
+	at := func(i int) (point, policy, seed int) {
+		return i / perPoint, i % perPoint / nSeeds, i % nSeeds
+	}
+	return jobs{
+		n: len(sw.Points) * perPoint,
+		spec: func(i int) RunSpec {
+			pt, pi, si := at(i)
+			return RunSpec{
+				Scenario: sw.Points[pt].Scenario, Policy: sw.Policies[pi], Seed: sw.Seeds[si], Protocol: sw.Protocol,
+				SummaryOnly: sw.Keep == KeepSummaries, tables: tables[pt],
+			}
+		},
+		keep: func(i int, r *RunResult) {
+			pt, pi, si := at(i)
+			res.Comparisons[pt].keep(pi, si, r)
+		},
+	}
 }
 
 func (sw *Sweep) validate() error {
@@ -89,6 +107,9 @@ func (sw *Sweep) validate() error {
 		return fieldErr("points", "none", "at least one scenario")
 	}
 	if err := sw.Protocol.Validate(); err != nil {
+		return err
+	}
+	if err := sw.Keep.validate(); err != nil {
 		return err
 	}
 	if len(sw.Seeds) == 0 {
@@ -111,16 +132,22 @@ func (sw *Sweep) validate() error {
 	return nil
 }
 
-// RunRecords flattens every run of the sweep, with the point's x value first.
-func (s *SweepResult) RunRecords() [][]Field {
-	var out [][]Field
-	for i, c := range s.Comparisons {
-		for _, rec := range c.RunRecords() {
-			out = append(out, append([]Field{{s.XName, s.Points[i].X}}, rec...))
+// runRecords yields every run of the sweep, with the point's x value first.
+func (s *SweepResult) runRecords() recordSeq {
+	return func(yield func([]Field) error) error {
+		for i, c := range s.Comparisons {
+			x := Field{s.XName, s.Points[i].X}
+			err := c.runRecords()(func(rec []Field) error { return yield(append([]Field{x}, rec...)) })
+			if err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	return out
 }
+
+// RunRecords flattens every run of the sweep, with the point's x value first.
+func (s *SweepResult) RunRecords() [][]Field { return s.runRecords().collect() }
 
 // SummaryRecords flattens every point's per-policy summaries.
 func (s *SweepResult) SummaryRecords() [][]Field {
@@ -133,14 +160,18 @@ func (s *SweepResult) SummaryRecords() [][]Field {
 	return out
 }
 
+// WriteCSV writes one CSV row per run, the point's x value first, written as
+// it is formatted.
+func (s *SweepResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, s.runRecords()) }
+
 // WriteJSON writes the axis and, per point, its x value and comparison
-// summaries and runs.
+// summaries and runs, each run written as it is formatted.
 func (s *SweepResult) WriteJSON(w io.Writer) error {
 	points := make([]jsonObject, len(s.Comparisons))
 	for i, c := range s.Comparisons {
 		points[i] = jsonObject{
 			{"label", s.Points[i].Label}, {s.XName, s.Points[i].X}, {"scenario", c.Scenario},
-			{"policies", records(c.SummaryRecords())}, {"runs", records(c.RunRecords())},
+			{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
 		}
 	}
 	return writeIndented(w, jsonObject{{"x_label", s.XLabel}, {"x_name", s.XName}, {"points", points}})

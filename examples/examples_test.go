@@ -1,7 +1,8 @@
 // Package examples_test runs every example both ways a user can — through
 // the notebook session (`routelab exec`) and as a compiled Go program — so
 // the examples cannot rot, and checks that both print the same text and
-// write the same files.
+// write the same files. Both run from another directory: an example finds
+// its data beside itself and writes into the directory it names.
 package examples_test
 
 import (
@@ -99,9 +100,13 @@ type result struct {
 	took   time.Duration
 }
 
-// runInterpreted runs `routelab exec` from an empty working directory holding
-// only the example's data files, with no ROUTELAB_* variables: the script
-// must find its data there and write its files there.
+// defaultOut is the directory the examples write to without ROUTELAB_OUT.
+const defaultOut = "routelab-out"
+
+// runInterpreted runs `routelab exec` on the example by a relative path,
+// from an empty working directory elsewhere, with no ROUTELAB_* variables:
+// the script must find its data beside itself and write its files into
+// ./routelab-out, and nothing else into the working directory.
 func runInterpreted(t *testing.T, bin, name string) result {
 	t.Helper()
 	main, err := filepath.Abs(filepath.Join(name, "main.go"))
@@ -109,30 +114,34 @@ func runInterpreted(t *testing.T, bin, name string) result {
 		t.Fatal(err)
 	}
 	cwd := t.TempDir()
-	data := copyData(t, name, cwd)
-	cmd := exec.Command(filepath.Join(bin, "routelab"), "exec", main)
-	cmd.Dir, cmd.Env = cwd, cleanEnv()
-	res := runCmd(t, cmd)
-	res.files = readDir(t, cwd, data)
-	return res
-}
-
-// runCompiled runs the compiled example with ROUTELAB_OUT and ROUTELAB_TRACE
-// set, from an empty working directory that must stay empty.
-func runCompiled(t *testing.T, bin, name string) result {
-	t.Helper()
-	out, cwd := t.TempDir(), t.TempDir()
-	trace, err := filepath.Abs(filepath.Join("trace-replay", "trace.csv"))
+	rel, err := filepath.Rel(cwd, main)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd := exec.Command(filepath.Join(bin, "routelab"), "exec", rel)
+	cmd.Dir, cmd.Env = cwd, cleanEnv()
+	res := runCmd(t, cmd)
+	if entries := readDir(t, cwd); !slices.Equal(names(entries), []string{defaultOut}) {
+		t.Errorf("routelab exec left %v in its working directory, want only %s/", names(entries), defaultOut)
+	}
+	res.stdout = strings.ReplaceAll(res.stdout, defaultOut+string(filepath.Separator), "")
+	res.files = readDir(t, filepath.Join(cwd, defaultOut))
+	return res
+}
+
+// runCompiled runs the compiled example with ROUTELAB_OUT set, from an empty
+// working directory elsewhere that must stay empty: it must find its data
+// from its source's location.
+func runCompiled(t *testing.T, bin, name string) result {
+	t.Helper()
+	out, cwd := t.TempDir(), t.TempDir()
 	cmd := exec.Command(filepath.Join(bin, name))
 	cmd.Dir = cwd
-	cmd.Env = append(cleanEnv(), "ROUTELAB_OUT="+out, "ROUTELAB_TRACE="+trace)
+	cmd.Env = append(cleanEnv(), "ROUTELAB_OUT="+out)
 	res := runCmd(t, cmd)
 	res.stdout = strings.ReplaceAll(res.stdout, out+string(filepath.Separator), "")
-	res.files = readDir(t, out, nil)
-	if stray := readDir(t, cwd, nil); len(stray) > 0 {
+	res.files = readDir(t, out)
+	if stray := readDir(t, cwd); len(stray) > 0 {
 		t.Errorf("the compiled example wrote %v into its working directory instead of $ROUTELAB_OUT", names(stray))
 	}
 	return res
@@ -160,33 +169,8 @@ func cleanEnv() []string {
 	return env
 }
 
-// copyData copies the example's files other than Go sources into dir and
-// returns their names.
-func copyData(t *testing.T, name, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var copied []string
-	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), ".go") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(name, e.Name()))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		copied = append(copied, e.Name())
-	}
-	return copied
-}
-
-// readDir reads every file in dir except those named in skip.
-func readDir(t *testing.T, dir string, skip []string) map[string][]byte {
+// readDir reads every entry of dir: a file's contents, nil for a directory.
+func readDir(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -194,7 +178,8 @@ func readDir(t *testing.T, dir string, skip []string) map[string][]byte {
 	}
 	files := map[string][]byte{}
 	for _, e := range entries {
-		if slices.Contains(skip, e.Name()) {
+		if e.IsDir() {
+			files[e.Name()] = nil
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))

@@ -107,6 +107,7 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 		Scenario: scn,
 		Protocol: engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo},
 		Workers:  c.workers,
+		Keep:     c.keep(),
 	}
 	for i := 0; i < c.seeds; i++ {
 		e.Seeds = append(e.Seeds, c.firstSeed+uint64(i))
@@ -119,6 +120,16 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 		e.Policies = append(e.Policies, p)
 	}
 	return e, nil
+}
+
+// keep is what the command keeps of each run: only its summary, so memory
+// does not grow with the requests of every run, unless a figure is asked
+// for — the figures draw every run, the report its latency distribution.
+func (c *compareConfig) keep() engine.Keep {
+	if c.figures.any() {
+		return engine.KeepRuns
+	}
+	return engine.KeepSummaries
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
@@ -136,7 +147,7 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.Comparison(res) },
+	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
 		func(*plot.Figure) ([]byte, error) {
 			r, err := plot.Report(res)
 			if err != nil {
@@ -151,7 +162,7 @@ func (c *compareConfig) write(w io.Writer, res *engine.Comparison) error {
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
-		return engine.WriteCSV(w, res.RunRecords())
+		return res.WriteCSV(w)
 	case c.csvSummary:
 		return engine.WriteCSV(w, res.SummaryRecords())
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"os"
 
 	"github.com/routelab/routelab/plot"
@@ -22,9 +24,10 @@ func (f *figureFiles) bind(cmd *cobra.Command, what string) {
 
 func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" }
 
-// export builds the figure, only when a figure file was asked for, and
-// writes it (page renders the HTML document) to the requested files.
-func (f *figureFiles) export(ctx context.Context, build func() (*plot.Figure, error), page func(*plot.Figure) ([]byte, error)) error {
+// export builds the figure, only when a figure file was asked for, writes
+// it (page renders the HTML document) to the requested files, and says on
+// report which files it wrote.
+func (f *figureFiles) export(ctx context.Context, report io.Writer, build func() (*plot.Figure, error), page func(*plot.Figure) ([]byte, error)) error {
 	if !f.any() {
 		return nil
 	}
@@ -32,32 +35,49 @@ func (f *figureFiles) export(ctx context.Context, build func() (*plot.Figure, er
 	if err != nil {
 		return err
 	}
-	if f.html != "" {
-		data, err := page(fig)
+	for _, out := range []struct {
+		path   string
+		render func() ([]byte, error)
+	}{
+		{f.html, func() ([]byte, error) { return page(fig) }},
+		{f.svg, func() ([]byte, error) {
+			svg, err := fig.SVGContext(ctx)
+			return []byte(svg), err
+		}},
+		{f.png, func() ([]byte, error) { return fig.PNGContext(ctx) }},
+	} {
+		if out.path == "" {
+			continue
+		}
+		data, err := out.render()
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.html, data, 0o644); err != nil {
+		if err := writeFile(report, out.path, data); err != nil {
 			return err
 		}
-	}
-	if f.svg != "" {
-		svg, err := fig.SVGContext(ctx)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.svg, []byte(svg), 0o644); err != nil {
-			return err
-		}
-	}
-	if f.png != "" {
-		data, err := fig.PNGContext(ctx)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(f.png, data, 0o644)
 	}
 	return nil
+}
+
+// writeFile writes data to path and reports it on report: "wrote PATH (SIZE)".
+func writeFile(report io.Writer, path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(report, "wrote %s (%s)\n", path, byteSize(len(data)))
+	return err
+}
+
+// byteSize says how big n bytes are, in B, KB or MB (powers of 1000).
+func byteSize(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 999_500: // not "1000 KB"
+		return fmt.Sprintf("%.0f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
 // singlePage renders one figure as a standalone page.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -203,9 +204,11 @@ func TestCompareWritesFigures(t *testing.T) {
 		png = filepath.Join(dir, "c.png")
 		args = append(args, "--png", png)
 	}
-	if _, stderr, code := runCLI(t, args...); code != 0 {
+	_, stderr, code := runCLI(t, args...)
+	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	checkWrote(t, stderr, html, svg, png)
 	page, _ := os.ReadFile(html)
 	if !bytes.Contains(page, []byte("<table")) || !bytes.Contains(page, []byte("adaptive")) || bytes.Contains(page, []byte("src=\"http")) {
 		t.Errorf("report page is not a self-contained report (%d bytes)", len(page))
@@ -218,6 +221,55 @@ func TestCompareWritesFigures(t *testing.T) {
 		data, _ := os.ReadFile(png)
 		if len(data) < 10000 || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 			t.Errorf("PNG of %d bytes", len(data))
+		}
+	}
+}
+
+// checkWrote requires stderr to be one "wrote PATH (SIZE)" line per file
+// written, in order, with its size.
+func checkWrote(t *testing.T, stderr string, paths ...string) {
+	t.Helper()
+	var want []string
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, "wrote "+p+" ("+byteSize(int(st.Size()))+")")
+	}
+	if got := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("stderr says\n%s\nwant\n%s", stderr, strings.Join(want, "\n"))
+	}
+}
+
+// sweep and study say which files they wrote, as compare does.
+func TestSweepAndStudySayWhatTheyWrote(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "sweep.svg")
+	if _, stderr, code := runCLI(t, "sweep", "--scenario", "steady", "--rates", "100,200", "--seeds", "2", "--svg", svg); code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	} else {
+		checkWrote(t, stderr, svg)
+	}
+	study := filepath.Join(dir, "study.json")
+	os.WriteFile(study, []byte(`{"name":"tiny","rates_rps":[150],"heterogeneity":["high"],"scenarios":["straggler"],
+	  "weights":[0,0.35],"development_seeds":[1],"validation_seeds":[9],
+	  "policies":["adaptive"],"protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}}`), 0o644)
+	html := filepath.Join(dir, "study.html")
+	if _, stderr, code := runCLI(t, "study", study, "--html", html); code != 0 {
+		t.Fatalf("study: exit %d: %s", code, stderr)
+	} else {
+		checkWrote(t, stderr, html)
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int]string{0: "0 B", 999: "999 B", 1000: "1 KB", 412_345: "412 KB", 999_499: "999 KB", 999_500: "1.0 MB", 2_345_678: "2.3 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
@@ -268,5 +320,27 @@ func TestExecExitAndErrorPosition(t *testing.T) {
 	_, stderr, code := runCLI(t, "exec", bad)
 	if code != 1 || !strings.Contains(stderr, "ValueError: 6:2: Scenario.Rate: rps: -1") || !strings.Contains(stderr, "   6 |") || strings.Contains(stderr, "_rl_main") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A study file is checked before anything runs: its protocol first, then
+// seeds that validation shares with development and repeated policies.
+func TestStudyFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	const grid = `"rates_rps":[100],"heterogeneity":["default"],"scenarios":["steady","failure"],"weights":[0.35]`
+	const proto = `,"protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}`
+	for _, c := range []struct{ body, want string }{
+		{grid + `,"development_seeds":[1],"validation_seeds":[2],"policies":["adaptive"]`, `protocol: "none" is not allowed`},
+		{grid + `,"development_seeds":[1,2],"validation_seeds":[2,3],"policies":["adaptive"]` + proto, "validation_seeds: seed 2 (also in development_seeds)"},
+		{grid + `,"development_seeds":[1],"validation_seeds":[2],"policies":["adaptive","adaptive"]` + proto, `policies[1]: "adaptive" is not allowed (want distinct policy names`},
+	} {
+		path := filepath.Join(dir, "study.json")
+		if err := os.WriteFile(path, []byte("{"+c.body+"}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runCLI(t, "study", path)
+		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("exit %d, stderr %q, want one line containing %q", code, stderr, c.want)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
+	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
 }
 
 func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {
@@ -67,7 +67,7 @@ func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
-		return engine.WriteCSV(w, res.RunRecords())
+		return res.WriteCSV(w)
 	}
 	return writeStudyText(w, res)
 }

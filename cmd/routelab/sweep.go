@@ -46,7 +46,7 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	defer stop()
 	res, err := engine.RunSweep(ctx, engine.Sweep{
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
-		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers,
+		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Keep: e.Keep,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
 	})
 	if err != nil {
@@ -55,7 +55,7 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err := c.write(cmd.OutOrStdout(), res); err != nil {
 		return err
 	}
-	return c.figures.export(ctx, func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
+	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
 }
 
 func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
@@ -63,7 +63,7 @@ func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
-		return engine.WriteCSV(w, res.RunRecords())
+		return res.WriteCSV(w)
 	case c.csvSummary:
 		return engine.WriteCSV(w, res.SummaryRecords())
 	}

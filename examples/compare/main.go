@@ -4,7 +4,7 @@
 //	routelab exec examples/compare/main.go   # through the notebook session
 //	go run ./examples/compare                # as a compiled program
 //
-// Files are written to $ROUTELAB_OUT, or the current directory.
+// Files are written to $ROUTELAB_OUT, or ./routelab-out.
 package main
 
 import (
@@ -42,10 +42,17 @@ func main() {
 	fmt.Println("wrote", report, "and", runs)
 }
 
-// outDir is where the example writes its files.
+// outDir is where the example writes its files: $ROUTELAB_OUT, else
+// routelab-out in the current directory (never the repository itself),
+// created if missing.
 func outDir() string {
-	if dir := os.Getenv("ROUTELAB_OUT"); dir != "" {
-		return dir
+	dir := os.Getenv("ROUTELAB_OUT")
+	if dir == "" {
+		dir = "routelab-out"
 	}
-	return "."
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot create the output directory:", err)
+		os.Exit(1)
+	}
+	return dir
 }

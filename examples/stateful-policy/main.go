@@ -7,7 +7,7 @@
 //	routelab exec examples/stateful-policy/main.go
 //	go run ./examples/stateful-policy
 //
-// Files are written to $ROUTELAB_OUT, or the current directory.
+// Files are written to $ROUTELAB_OUT, or ./routelab-out.
 package main
 
 import (
@@ -76,10 +76,17 @@ func main() {
 	fmt.Println("wrote", path)
 }
 
-// outDir is where the example writes its files.
+// outDir is where the example writes its files: $ROUTELAB_OUT, else
+// routelab-out in the current directory (never the repository itself),
+// created if missing.
 func outDir() string {
-	if dir := os.Getenv("ROUTELAB_OUT"); dir != "" {
-		return dir
+	dir := os.Getenv("ROUTELAB_OUT")
+	if dir == "" {
+		dir = "routelab-out"
 	}
-	return "."
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot create the output directory:", err)
+		os.Exit(1)
+	}
+	return dir
 }

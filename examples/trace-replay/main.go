@@ -1,18 +1,19 @@
 // Replay a recorded trace (arrival times and token counts) instead of the
 // synthetic Poisson workload, and compare the policies on it.
 //
-//	routelab exec examples/trace-replay/main.go    # from the repository root
+//	routelab exec examples/trace-replay/main.go
 //	go run ./examples/trace-replay
 //
-// The trace is $ROUTELAB_TRACE, else trace.csv in the current directory,
-// else examples/trace-replay/trace.csv. Files are written to $ROUTELAB_OUT,
-// or the current directory.
+// The trace is $ROUTELAB_TRACE, else the trace.csv beside this file, found
+// from any working directory. Files are written to $ROUTELAB_OUT, or
+// ./routelab-out.
 package main
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/routelab/routelab/lab"
 )
@@ -34,23 +35,44 @@ func main() {
 	fmt.Println("wrote", out)
 }
 
-// tracePath finds the trace: $ROUTELAB_TRACE, else trace.csv here, else the
-// copy shipped with the example (when run from the repository root). A
-// missing file is reported by lab with its path.
+// tracePath finds the trace: $ROUTELAB_TRACE, else trace.csv beside this
+// file. A missing file is reported by lab with its path.
 func tracePath() string {
 	if p := os.Getenv("ROUTELAB_TRACE"); p != "" {
 		return p
 	}
-	if _, err := os.Stat("trace.csv"); err == nil {
-		return "trace.csv"
-	}
-	return filepath.Join("examples", "trace-replay", "trace.csv")
+	return filepath.Join(exampleDir(), "trace.csv")
 }
 
-// outDir is where the example writes its files.
-func outDir() string {
-	if dir := os.Getenv("ROUTELAB_OUT"); dir != "" {
-		return dir
+// exampleDir is the directory of this file, whatever the working directory:
+// routelab exec passes the script's path as os.Args[0]; a compiled program
+// has its binary there instead, and finds its source through runtime.Caller
+// (which, interpreted, names no file of the script). The first of the two
+// that holds the trace wins.
+func exampleDir() string {
+	dirs := []string{filepath.Dir(os.Args[0])}
+	if _, file, _, ok := runtime.Caller(0); ok {
+		dirs = append(dirs, filepath.Dir(file))
 	}
-	return "."
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, "trace.csv")); err == nil {
+			return dir
+		}
+	}
+	return dirs[len(dirs)-1]
+}
+
+// outDir is where the example writes its files: $ROUTELAB_OUT, else
+// routelab-out in the current directory (never the repository itself),
+// created if missing.
+func outDir() string {
+	dir := os.Getenv("ROUTELAB_OUT")
+	if dir == "" {
+		dir = "routelab-out"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, "cannot create the output directory:", err)
+		os.Exit(1)
+	}
+	return dir
 }

@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+// A run's summary is small and self-contained by construction: fixed-size
+// fields only (no slice, map or pointer that could hold a run's requests),
+// under 200 bytes. So an experiment that keeps summaries needs the same
+// memory per run however many requests the run had.
+func TestRunSummaryIsSmallAndSelfContained(t *testing.T) {
+	if size := unsafe.Sizeof(RunSummary{}); size >= 200 {
+		t.Errorf("RunSummary is %d bytes", size)
+	}
+	var check func(path string, typ reflect.Type)
+	check = func(path string, typ reflect.Type) {
+		switch typ.Kind() {
+		case reflect.Struct:
+			for i := 0; i < typ.NumField(); i++ {
+				check(path+"."+typ.Field(i).Name, typ.Field(i).Type)
+			}
+		case reflect.String, reflect.Int, reflect.Uint64, reflect.Float64:
+		default:
+			t.Errorf("%s is a %s: a summary must not reference the run's data", path, typ.Kind())
+		}
+	}
+	check("RunSummary", reflect.TypeOf(RunSummary{}))
+}
+
+// KeepSummaries keeps no run, only records, and gives every output byte for
+// byte; KeepRuns keeps the runs whole, latencies included, with the same
+// records.
+func TestKeepSummaries(t *testing.T) {
+	e := Experiment{Scenario: mustScenario(t, "burst", 175, HighHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(4)}
+	whole, err := Compare(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Keep = KeepSummaries
+	light, err := Compare(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range light.Policies {
+		w := whole.Policies[i]
+		if p.Runs != nil || len(p.Records) != 4 || len(w.Runs) != 4 {
+			t.Fatalf("%s: %d runs kept with KeepSummaries, %d records; %d runs with KeepRuns", p.Name, len(p.Runs), len(p.Records), len(w.Runs))
+		}
+		for s, r := range w.Runs {
+			// Every run of this experiment has latencies: no NaN in the records.
+			if len(r.Latencies) != r.Completed || r.RunSummary != w.Records[s] || p.Records[s] != w.Records[s] {
+				t.Errorf("%s seed %d: record differs from its run, or between Keep modes", p.Name, r.Seed)
+			}
+		}
+	}
+	for _, write := range []func(*Comparison, *bytes.Buffer) error{
+		func(c *Comparison, b *bytes.Buffer) error { return c.WriteJSON(b) },
+		func(c *Comparison, b *bytes.Buffer) error { return c.WriteCSV(b) },
+		func(c *Comparison, b *bytes.Buffer) error { return c.WriteText(b) },
+	} {
+		var a, b bytes.Buffer
+		if err := write(whole, &a); err != nil {
+			t.Fatal(err)
+		}
+		if err := write(light, &b); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("output differs between KeepRuns and KeepSummaries:\n%s\n%s", a.String(), b.String())
+		}
+	}
+	e.Keep = 7
+	if _, err := Compare(context.Background(), e); err == nil || !strings.Contains(err.Error(), "keep: 7 is not allowed (want KeepRuns (0) or KeepSummaries (1))") {
+		t.Errorf("Keep 7: %v", err)
+	}
+}
+
+// writeIndented gives json.Encoder's bytes (SetIndent "", "  ") for the
+// shapes the outputs use: nested objects and arrays, empty ones, streamed
+// records, NaN, and strings the encoder escapes.
+func TestWriteIndentedIsTheEncodersOutput(t *testing.T) {
+	recs := [][]Field{{{"a", 1}, {"b", math.NaN()}}, {{"a", "<x>&\u2028"}, {"b", []int{}}}}
+	for _, v := range []any{
+		jsonObject{},
+		jsonObject{{"empty", []jsonObject{}}, {"none", seqOf(nil)}, {"map", map[string]any{}}},
+		jsonObject{{"runs", seqOf(recs)}, {"n", math.Inf(1)}, {"nested", jsonObject{{"deep", records(recs)}, {"s", Scenario{Name: "q"}}}}},
+		records(recs),
+	} {
+		var got bytes.Buffer
+		if err := writeIndented(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(json.RawMessage(compact(t, v))); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("writeIndented:\n%s\njson.Encoder:\n%s", got.String(), want.String())
+		}
+	}
+}
+
+// compact renders v as compact JSON the way the outputs were first written:
+// objects in field order, values through marshalValue.
+func compact(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	switch x := v.(type) {
+	case jsonObject:
+		b.WriteByte('{')
+		for i, f := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(f.Name)
+			b.Write(k)
+			b.WriteByte(':')
+			b.Write(compact(t, f.Value))
+		}
+		b.WriteByte('}')
+	case []jsonObject:
+		b.WriteByte('[')
+		for i, o := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(compact(t, o))
+		}
+		b.WriteByte(']')
+	case recordSeq:
+		return compact(t, records(x.collect()))
+	default:
+		raw, err := marshalValue(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(raw)
+	}
+	return b.Bytes()
+}
