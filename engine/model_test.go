@@ -163,9 +163,10 @@ func TestLiveRateChangeRescalesPendingArrival(t *testing.T) {
 	if err := sim.Apply(Event{Kind: EventSetRate, Value: 200}); err != nil {
 		t.Fatal(err)
 	}
-	// 8 ms remained at t=12; at twice the rate 4 ms remain.
-	if got := sim.wl.next.arrival; got != 16 {
-		t.Errorf("pending arrival at %v, want 16", got)
+	// The change takes effect at the next boundary, 12.5 ms, when 7.5 ms
+	// of the gap remained; at twice the rate 3.75 ms remain.
+	if got := sim.wl.next.arrival; got != 16.25 {
+		t.Errorf("pending arrival at %v, want 16.25", got)
 	}
 }
 

@@ -25,7 +25,8 @@ type Simulator struct {
 	replicas     []replicaState
 	events       []Event // replica events, time order
 	nextEvent    int
-	applied      []Event
+	applied      []Event   // replica events applied so far
+	liveEvents   []Event   // events given to Apply, with the times they took effect
 	step         int64     // the last boundary processed
 	pending      remainder // time given to Advance beyond the last boundary
 	view         View
@@ -435,11 +436,14 @@ func (s *Simulator) buildView() *View {
 	return v
 }
 
-// Apply carries out an event at the current time (a live control): rate
-// events rescale the pending arrival, replica events act at once. Its At is
-// ignored.
+// Apply schedules an event (a live control) for the next boundary, where it
+// takes effect exactly as the same event in the scenario's timeline would:
+// a replica event before that boundary's completions and arrivals, a rate
+// change rescaling the part of every gap that lies beyond it. So a run whose
+// scenario holds LiveEvents from the start is identical to this one. The
+// event's At is ignored; LiveEvents has the time it took effect.
 func (s *Simulator) Apply(e Event) error {
-	e.At = s.Now()
+	e.At = float64(s.step+1) * StepMs
 	if err := s.scn.validateEvent("event", e, math.Inf(1)); err != nil {
 		return err
 	}
@@ -448,16 +452,29 @@ func (s *Simulator) Apply(e Event) error {
 	}
 	switch e.Kind {
 	case EventSetRate:
-		s.wl.setRate(e.At, e.Value)
-		s.applied = append(s.applied, e)
+		s.wl.insertRate(e.At, e.Value)
 	case EventScaleRate:
-		s.wl.setRate(e.At, mul(s.scn.Rate, e.Value))
-		s.applied = append(s.applied, e)
+		s.wl.insertRate(e.At, mul(s.scn.Rate, e.Value))
 	default:
-		s.guard(func() { s.apply(e) })
+		s.insertEvent(e)
 	}
-	return s.err
+	s.liveEvents = append(s.liveEvents, e)
+	return nil
 }
+
+// insertEvent adds a replica event to those still to come, after the ones
+// due at the same time (as a stable sort of the scenario's events would).
+func (s *Simulator) insertEvent(e Event) {
+	i := s.nextEvent
+	for i < len(s.events) && s.events[i].At <= e.At {
+		i++
+	}
+	s.events = slices.Insert(s.events, i, e)
+}
+
+// LiveEvents are the events given to Apply, in order, each with the time it
+// took effect: the session's controls as a timeline to add to the scenario.
+func (s *Simulator) LiveEvents() []Event { return slices.Clone(s.liveEvents) }
 
 // inSystem counts the cohort requests still waiting or in flight.
 func (s *Simulator) inSystem() int {
@@ -479,7 +496,7 @@ func (s *Simulator) inSystem() int {
 // eventsSoFar lists the events applied so far, rate changes included.
 func (s *Simulator) eventsSoFar() []Event {
 	out := slices.Clone(s.applied)
-	for _, e := range s.scn.sortedEvents() {
+	for _, e := range append(s.scn.sortedEvents(), s.liveEvents...) {
 		if !e.Kind.affectsReplica() && e.At <= s.Now() {
 			out = append(out, e)
 		}
