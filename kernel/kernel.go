@@ -210,7 +210,7 @@ func (k *kernel) serve(ctx context.Context, signals <-chan os.Signal) {
 		k.log.Printf("the running cell did not stop within %v of shutdown; exiting anyway", workerGrace)
 	}
 	cancelCells()
-	k.closeSockets() // publishing is synchronous: nothing is left queued
+	k.closeSockets() // after sending what is queued for subscribers
 	readers.Wait()
 }
 
