@@ -290,7 +290,7 @@ func (k *kernel) abortQueued() {
 		}
 		r := request{k: k, ch: k.shell, m: m}
 		r.withStatus(func() {
-			r.reply(abortedReply{Status: "aborted", ExecutionCount: k.execCount})
+			r.reply(abortedReply{Status: "aborted"})
 		})
 	}
 }
