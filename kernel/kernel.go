@@ -28,8 +28,9 @@ const (
 type Option func(*serveConfig)
 
 type serveConfig struct {
-	info    Info
-	signals <-chan os.Signal
+	info      Info
+	signals   <-chan os.Signal
+	listening func()
 }
 
 // WithInfo sets what kernel_info_reply reports (default DefaultInfo()).
@@ -41,6 +42,14 @@ func WithInfo(info Info) Option {
 // from ch instead of subscribing to the process's SIGINT itself.
 func WithSignals(ch <-chan os.Signal) Option {
 	return func(c *serveConfig) { c.signals = ch }
+}
+
+// WithListening makes Serve call f once its sockets listen, before it
+// serves: work that would compete with binding for the CPU (starting a
+// session process) waits until clients can connect, since a client that
+// connects before the kernel listens retries only 100–200 ms later.
+func WithListening(f func()) Option {
+	return func(c *serveConfig) { c.listening = f }
 }
 
 // Serve runs a Jupyter kernel on the channels named by connectionFile until a
@@ -69,6 +78,9 @@ func Serve(ctx context.Context, connectionFile string, interp Interpreter, logw 
 	}
 	if err := k.bind(connectionFile); err != nil {
 		return err
+	}
+	if cfg.listening != nil {
+		cfg.listening()
 	}
 	signals := cfg.signals
 	if signals == nil {
