@@ -24,6 +24,7 @@ const stderrLimit = 256 << 10
 // ran when the worker died.
 type stderrLog struct {
 	log *log.Logger
+	pid int
 
 	mu      sync.Mutex
 	logged  int
@@ -34,7 +35,7 @@ type stderrLog struct {
 }
 
 func newStderrLog(l *log.Logger, pid int) *stderrLog {
-	return &stderrLog{log: log.New(l.Writer(), fmt.Sprintf("%sworker %d: ", l.Prefix(), pid), l.Flags())}
+	return &stderrLog{log: l, pid: pid}
 }
 
 // read consumes r until it ends. Overlong lines are split rather than
@@ -53,7 +54,7 @@ func (l *stderrLog) read(r io.Reader) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.omitted > 0 {
-		l.log.Printf("(%d more bytes of the worker's standard error not logged)", l.omitted)
+		l.log.Printf("worker %d: (%d more bytes of its standard error not logged)", l.pid, l.omitted)
 	}
 }
 
@@ -73,7 +74,7 @@ func (l *stderrLog) line(s string) {
 		return
 	}
 	l.logged += len(s) + 1
-	l.log.Print(s)
+	l.log.Printf("worker %d: %s", l.pid, s)
 }
 
 // reason says why a worker ended, in words for a cell: the Go runtime's own
