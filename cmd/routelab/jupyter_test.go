@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/routelab/routelab/internal/jupytertest"
@@ -28,6 +29,11 @@ var jupyterDir = filepath.Join("..", "..", "kernel", "testdata", "jupyter")
 var routelab = &jupytertest.Binary{Package: ".", Name: "routelab"}
 
 func TestMain(m *testing.M) {
+	// Commands run in process (`run`) start their session workers from this
+	// test binary, as the routelab binary starts them from itself.
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	routelab.Remove()
 	os.Exit(code)
@@ -231,4 +237,121 @@ func TestBenchKernelScriptRuns(t *testing.T) {
 		t.Logf("%-44s %8.3f ms", k, v)
 	}
 	t.Logf("samples: %v", res["samples"])
+}
+
+// deathStep is one cell as session_death.py reports it.
+type deathStep struct {
+	Code  string         `json:"code"`
+	Reply map[string]any `json:"reply"`
+	IOPub []struct {
+		Type    string         `json:"type"`
+		Content map[string]any `json:"content"`
+	} `json:"iopub"`
+}
+
+func (s deathStep) types() string {
+	var out []string
+	for _, m := range s.IOPub {
+		out = append(out, m.Type)
+	}
+	return strings.Join(out, " ")
+}
+
+// result is the text/plain of the cell's execute_result.
+func (s deathStep) result() string {
+	for _, m := range s.IOPub {
+		if m.Type == "execute_result" {
+			data, _ := m.Content["data"].(map[string]any)
+			text, _ := data["text/plain"].(string)
+			return text
+		}
+	}
+	return ""
+}
+
+// The real kernel through jupyter_client: cells that kill the session fail
+// with SessionDied and the kernel lives on (a front end never sees "kernel
+// died"); a worker killed between cells is reported by the next cell; and
+// shutdown, restart, SIGTERM and SIGKILL of the kernel leave no worker.
+func TestSessionDeathThroughJupyterClient(t *testing.T) {
+	py := jupytertest.PythonWith(t, "jupyter_client")
+	j := installKernel(t)
+	var got struct {
+		Cells struct {
+			Steps         []deathStep `json:"steps"`
+			KernelAlive   bool        `json:"kernel_alive"`
+			SameKernel    bool        `json:"same_kernel"`
+			WorkerChanged bool        `json:"worker_changed"`
+			Log           string      `json:"log"`
+		} `json:"cells"`
+		Idle struct {
+			After       deathStep `json:"after"`
+			KernelAlive bool      `json:"kernel_alive"`
+		} `json:"idle"`
+		Shutdown map[string]bool `json:"shutdown"`
+		Restart  struct {
+			OldWorkerGone bool      `json:"old_worker_gone"`
+			NewWorker     bool      `json:"new_worker"`
+			After         deathStep `json:"after"`
+		} `json:"restart"`
+		SIGTERM map[string]bool `json:"sigterm"`
+		SIGKILL map[string]bool `json:"sigkill"`
+	}
+	out := j.python(t, py, "session_death.py", "routelab")
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	c := got.Cells
+	died := func(reason string) string {
+		return "the session died: " + reason + "; its variables are lost; a fresh session is ready"
+	}
+	want := []struct{ status, ename, evalue, result string }{
+		{"ok", "", "", ""},
+		{"error", "SessionDied", died("concurrent map writes"), ""},
+		{"error", "CompileError", "1:1: undefined: x", ""},
+		{"ok", "", "", "2"},
+		{"error", "SessionDied", died("sync: unlock of unlocked mutex"), ""},
+		{"error", "SessionDied", died("out of memory (the session's limit is 1GiB; ROUTELAB_MEMORY_LIMIT changes it)"), ""},
+		{"ok", "", "", "4"},
+	}
+	if len(c.Steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(c.Steps), len(want))
+	}
+	for i, w := range want {
+		s := c.Steps[i]
+		ename, _ := s.Reply["ename"].(string)
+		evalue, _ := s.Reply["evalue"].(string)
+		if s.Reply["status"] != w.status || ename != w.ename || evalue != w.evalue || s.result() != w.result {
+			t.Errorf("%.30q: %v %s %q, result %q\nwant %s %s %q, result %q", s.Code, s.Reply["status"], ename, evalue, s.result(),
+				w.status, w.ename, w.evalue, w.result)
+		}
+		if tb, _ := json.Marshal(s.Reply["traceback"]); strings.Contains(string(tb), "goroutine") {
+			t.Errorf("%.30q: the traceback shows the goroutine dump: %s", s.Code, tb)
+		}
+		if w.ename == "SessionDied" && s.types() != "status:busy execute_input error status:idle" {
+			t.Errorf("%.30q: iopub %s", s.Code, s.types())
+		}
+	}
+	if !c.KernelAlive || !c.SameKernel || !c.WorkerChanged {
+		t.Errorf("kernel alive %v, same kernel process %v, worker replaced %v", c.KernelAlive, c.SameKernel, c.WorkerChanged)
+	}
+	for _, w := range []string{"fatal error: concurrent map writes", "goroutine ", "fatal error: sync: unlock of unlocked mutex"} {
+		if !strings.Contains(c.Log, w) {
+			t.Errorf("the kernel's log lacks %q", w)
+		}
+	}
+	note := "[routelab: the session died while no cell was running (killed by signal 9 (killed)); " +
+		"a fresh session was started, and the variables of earlier cells are lost]\n"
+	idle := got.Idle.After
+	if idle.Reply["status"] != "ok" || idle.result() != "3" || len(idle.IOPub) < 3 || idle.IOPub[2].Content["text"] != note {
+		t.Errorf("after an idle death: %v, iopub %+v", idle.Reply, idle.IOPub)
+	}
+	for name, r := range map[string]map[string]bool{"shutdown": got.Shutdown, "SIGTERM": got.SIGTERM, "SIGKILL": got.SIGKILL} {
+		if !r["kernel_gone"] || !r["worker_gone"] {
+			t.Errorf("%s of the kernel: %v", name, r)
+		}
+	}
+	if r := got.Restart; !r.OldWorkerGone || !r.NewWorker || r.After.result() != "2" {
+		t.Errorf("restart: old worker gone %v, new worker %v, 1 + 1 = %q", r.OldWorkerGone, r.NewWorker, r.After.result())
+	}
 }
