@@ -44,7 +44,7 @@ type jupyter struct {
 	exe     string   // the routelab binary the kernelspec runs
 	prefix  string   // where `routelab install --prefix` wrote
 	specDir string   // PREFIX/share/jupyter/kernels/routelab
-	env     []string // for Python processes: Jupyter looks only here
+	env     []string // private HOME, Jupyter and XDG directories; JUPYTER_PATH is prefix's
 }
 
 // installKernel installs the kernelspec "routelab" with the CLI, the way a
@@ -52,20 +52,26 @@ type jupyter struct {
 func installKernel(t *testing.T) *jupyter {
 	t.Helper()
 	j := &jupyter{exe: routelab.Path(t)}
-	root := t.TempDir()
-	j.prefix = filepath.Join(root, "prefix")
-	out, err := exec.Command(j.exe, "install", "--prefix", j.prefix).CombinedOutput()
-	if err != nil {
-		t.Fatalf("routelab install --prefix: %v\n%s", err, out)
-	}
+	j.prefix = filepath.Join(t.TempDir(), "prefix")
+	j.env = jupytertest.NewEnv(t, filepath.Join(j.prefix, "share", "jupyter")).Environ()
+	out := j.routelab(t, "install", "--prefix", j.prefix)
 	j.specDir = filepath.Join(j.prefix, "share", "jupyter", "kernels", "routelab")
 	if want := fmt.Sprintf("installed kernelspec %q in %s\n", "routelab", j.specDir); string(out) != want {
 		t.Errorf("routelab install printed %q, want %q", out, want)
 	}
-	j.env = append(os.Environ(), "JUPYTER_PATH="+filepath.Join(j.prefix, "share", "jupyter"),
-		"JUPYTER_DATA_DIR="+filepath.Join(root, "data"), "JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"),
-		"JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"))
 	return j
+}
+
+// routelab runs the routelab binary in j's environment.
+func (j *jupyter) routelab(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(j.exe, args...)
+	cmd.Env = j.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("routelab %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
 }
 
 // python runs a Python script of kernel/testdata/jupyter in j's environment
@@ -115,9 +121,7 @@ func TestInstallPrefixIsListedByJupyter(t *testing.T) {
 	jupytertest.PythonWith(t, "jupyter_client")
 	j := installKernel(t)
 	// A second kernelspec under another name, e.g. one per build.
-	if out, err := exec.Command(j.exe, "install", "--prefix", j.prefix, "--name", "routelab-dev").CombinedOutput(); err != nil {
-		t.Fatalf("install --name: %v\n%s", err, out)
-	}
+	j.routelab(t, "install", "--prefix", j.prefix, "--name", "routelab-dev")
 	specs := jupytertest.Kernelspecs(t, j.env)
 	for name, dir := range map[string]string{"routelab": j.specDir, "routelab-dev": filepath.Join(filepath.Dir(j.specDir), "routelab-dev")} {
 		entry, ok := specs[name].(map[string]any)
@@ -137,10 +141,7 @@ func TestInstallPrefixIsListedByJupyter(t *testing.T) {
 			t.Errorf("%s listed as %v; want resource_dir %s, argv %s", name, entry, dir, wantArgv)
 		}
 	}
-	out, err := exec.Command(j.exe, "install", "--prefix", j.prefix, "--name", "routelab-dev", "--uninstall").CombinedOutput()
-	if err != nil {
-		t.Fatalf("install --uninstall: %v\n%s", err, out)
-	}
+	j.routelab(t, "install", "--prefix", j.prefix, "--name", "routelab-dev", "--uninstall")
 	specs = jupytertest.Kernelspecs(t, j.env)
 	if _, listed := specs["routelab-dev"]; listed {
 		t.Error("routelab-dev still listed after install --uninstall")
