@@ -46,7 +46,9 @@ type Backgrounder interface {
 // start, announces it (or why it could not be created), then answers the
 // requests read from in, writing events to out, until in ends: the kernel
 // closed it or died. The running cell is then interrupted and given
-// exitGrace to stop. Logs (panics of the interpreter) go to logw.
+// exitGrace to stop. Logs (panics of the interpreter) go to logw without
+// timestamps: the kernel's log, which receives the worker's standard
+// error, adds its own.
 func Serve(start func() (kernel.Interpreter, error), in io.Reader, out io.Writer, logw io.Writer) error {
 	w := newLineWriter(out)
 	interp, err := start()
@@ -56,7 +58,7 @@ func Serve(start func() (kernel.Interpreter, error), in io.Reader, out io.Writer
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := &server{interp: interp, out: w, ctx: ctx, log: log.New(logw, "routelab worker: ", log.LstdFlags)}
+	s := &server{interp: interp, out: w, ctx: ctx, log: log.New(logw, "", 0)}
 	s.hooks()
 	if err := w.send(event{Type: evReady, Version: protocolVersion}); err != nil {
 		return err
