@@ -179,7 +179,7 @@ type harness struct {
 	pids []int
 }
 
-func supervise(t *testing.T, mode string, background display.Sink) *harness {
+func supervise(t testing.TB, mode string, background display.Sink) *harness {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {

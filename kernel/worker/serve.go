@@ -77,6 +77,7 @@ type server struct {
 	log    *log.Logger
 
 	running  atomic.Bool   // an execute is in progress
+	tracked  bool          // the interpreter reports positions
 	position atomic.Uint64 // line<<32 | col of the running cell, 0 unknown
 	cellDone chan struct{} // closed when the running execute ends
 	mu       sync.Mutex    // guards cellDone
@@ -84,6 +85,7 @@ type server struct {
 
 func (s *server) hooks() {
 	if p, ok := s.interp.(Positioner); ok {
+		s.tracked = true
 		p.SetPositionHook(func(line, col int) { s.position.Store(uint64(line)<<32 | uint64(uint32(col))) })
 	}
 	if b, ok := s.interp.(Backgrounder); ok {
@@ -163,6 +165,9 @@ func (s *server) execute(r request, done chan struct{}) {
 // reportPositions sends the running cell's position whenever it changed,
 // at most every positionEvery, until the returned stop is called.
 func (s *server) reportPositions(id uint64) (stop func()) {
+	if !s.tracked {
+		return func() {}
+	}
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
