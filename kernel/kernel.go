@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"os/signal"
 	"sync"
@@ -31,6 +32,7 @@ type serveConfig struct {
 	info      Info
 	signals   <-chan os.Signal
 	listening func()
+	sockets   map[int]*os.File
 }
 
 // WithInfo sets what kernel_info_reply reports (default DefaultInfo()).
@@ -50,6 +52,14 @@ func WithSignals(ch <-chan os.Signal) Option {
 // connects before the kernel listens retries only 100–200 ms later.
 func WithListening(f func()) Option {
 	return func(c *serveConfig) { c.listening = f }
+}
+
+// WithListeners gives Serve sockets already listening on some of the
+// connection file's ports (by port), as a launcher that binds them early
+// would; Serve takes ownership of the files and binds the other ports
+// itself.
+func WithListeners(sockets map[int]*os.File) Option {
+	return func(c *serveConfig) { c.sockets = sockets }
 }
 
 // Serve runs a Jupyter kernel on the channels named by connectionFile until a
@@ -76,7 +86,7 @@ func Serve(ctx context.Context, connectionFile string, interp Interpreter, logw 
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	if err := k.bind(connectionFile); err != nil {
+	if err := k.bind(connectionFile, cfg.sockets); err != nil {
 		return err
 	}
 	if cfg.listening != nil {
@@ -150,15 +160,21 @@ type channel struct {
 	*zsocket
 }
 
-// bind listens on the five channels where the connection file says; on
-// failure the ones already bound are closed again.
-func (k *kernel) bind(file string) error {
+// bind listens on the five channels where the connection file says, on
+// the given sockets where there are; on failure the channels already
+// bound are closed again.
+func (k *kernel) bind(file string, sockets map[int]*os.File) error {
 	kinds := map[string]zmq4.SocketType{"shell": zmq4.Router, "control": zmq4.Router,
 		"stdin": zmq4.Router, "iopub": zmq4.Pub, "heartbeat": zmq4.Rep}
 	var bound []*channel
+	defer func() {
+		for _, f := range sockets {
+			f.Close() // net.FileListener keeps its own copy
+		}
+	}()
 	for _, p := range k.conn.ports() {
 		ep := k.conn.endpoint(p.port)
-		zs, err := listenZMQ(kinds[p.channel], p.channel, ep, k.log.Printf)
+		zs, err := k.listen(kinds[p.channel], p.channel, ep, sockets[p.port])
 		if err != nil {
 			for _, c := range bound {
 				c.Close()
@@ -181,6 +197,18 @@ func (k *kernel) bind(file string) error {
 		}
 	}
 	return nil
+}
+
+// listen serves one channel on socket, or on a socket of its own when nil.
+func (k *kernel) listen(kind zmq4.SocketType, name, endpoint string, socket *os.File) (*zsocket, error) {
+	if socket == nil {
+		return listenZMQ(kind, name, endpoint, k.log.Printf)
+	}
+	ln, err := net.FileListener(socket)
+	if err != nil {
+		return nil, err
+	}
+	return serveZMQ(kind, name, ln, k.log.Printf), nil
 }
 
 func (k *kernel) closeSockets() {

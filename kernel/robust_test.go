@@ -375,3 +375,36 @@ func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
 		t.Errorf("the kernel waited for the slow subscriber to time out:\n%s", logs)
 	}
 }
+
+// Sockets handed to Serve already listening are served as they are: the
+// test keeps its own listeners open, so binding those ports again would
+// fail.
+func TestServeUsesListeningSocketsItIsGiven(t *testing.T) {
+	ci := testConnectionInfo(t, testKey)
+	sockets := map[int]*os.File{}
+	for _, port := range []int{ci.ShellPort, ci.HBPort} {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		f, err := l.(*net.TCPListener).File()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sockets[port] = f
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	logs := &syncBuffer{}
+	go func() { done <- Serve(ctx, writeConnectionFile(t, ci), fakelang.New(), logs, WithListeners(sockets)) }()
+	defer func() { cancel(); <-done }()
+	waitListening(t, ci)
+	c := dial(t, ci)
+	if r, _ := c.execute("echo served", nil); r.Content["status"] != "ok" {
+		t.Fatalf("execute: %v\n%s", r.Content, logs.String())
+	}
+	if err := c.ping(5 * time.Second); err != nil {
+		t.Errorf("heartbeat on a given socket: %v", err)
+	}
+}

@@ -173,12 +173,17 @@ func listenZMQ(kind zmq4.SocketType, name, endpoint string, logf func(string, ..
 	if err != nil {
 		return nil, err
 	}
+	return serveZMQ(kind, name, ln, logf), nil
+}
+
+// serveZMQ serves a socket of the given kind on a listener.
+func serveZMQ(kind zmq4.SocketType, name string, ln net.Listener, logf func(string, ...any)) *zsocket {
 	s := &zsocket{kind: kind, name: name, ln: ln, logf: logf, in: make(chan [][]byte, 256), done: make(chan struct{}),
 		conns: map[net.Conn]bool{}, peers: map[*peer]bool{}, byID: map[string]*peer{}}
 	s.room = make(chan struct{})
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
+	return s
 }
 
 func (s *zsocket) accept() {
