@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/routelab/routelab/cmd/routelab/internal/prebind"
 	"github.com/routelab/routelab/kernel"
 	"github.com/spf13/cobra"
 )
@@ -48,9 +49,10 @@ func serveKernel(cmd *cobra.Command, connectionFile string, ignored []string) er
 		return err
 	}
 	defer sess.Close()
-	// The worker starts once the sockets listen: started earlier, it would
-	// compete with binding for the CPU (see docs/performance.md).
-	return kernel.Serve(ctx, connectionFile, sess, cmd.ErrOrStderr(), kernel.WithSignals(sigint), kernel.WithListening(sess.Start))
+	// The sockets listen since package initialisation (prebind); the
+	// worker starts once they are served, so it never competes with that.
+	return kernel.Serve(ctx, connectionFile, sess, cmd.ErrOrStderr(), kernel.WithSignals(sigint),
+		kernel.WithListeners(prebind.Take(connectionFile)), kernel.WithListening(sess.Start))
 }
 
 type installConfig struct {
