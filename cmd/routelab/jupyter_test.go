@@ -226,7 +226,7 @@ func TestBenchKernelScriptRuns(t *testing.T) {
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	keys := []string{"start_ms_median", "start_ms_median_reconnect_1ms",
+	keys := []string{"start_ms_median", "start_ms_p95", "start_ms_median_reconnect_1ms",
 		"round_trip_ms_median_frames", "round_trip_ms_p95_frames", "interrupt_to_idle_ms_median_frames",
 		"round_trip_ms_median_jupyter_client", "round_trip_ms_p95_jupyter_client", "interrupt_to_idle_ms_median_jupyter_client"}
 	for _, k := range keys {
