@@ -156,11 +156,13 @@ func asDisplayError(err error) *display.Error {
 	return e
 }
 
-// wireBundle makes a bundle JSON-safe: raw PNG bytes become base64 and an
-// entry that cannot be encoded is replaced by a note in text/plain.
-func (k *kernel) wireBundle(b display.Bundle) map[string]any { return jsonBundle(b, k.log.Printf) }
+// wireBundle is WireBundle logging to the kernel's log.
+func (k *kernel) wireBundle(b display.Bundle) map[string]any { return WireBundle(b, k.log.Printf) }
 
-func jsonBundle(b display.Bundle, logf func(string, ...any)) map[string]any {
+// WireBundle is b as it travels in messages and notebooks: raw image bytes
+// become base64, other bytes text, and an entry that cannot be encoded as
+// JSON is replaced by a note in text/plain (logged through logf).
+func WireBundle(b display.Bundle, logf func(string, ...any)) map[string]any {
 	out := make(map[string]any, len(b)+1)
 	var broken []string
 	for mime, v := range b {

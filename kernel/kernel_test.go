@@ -127,7 +127,11 @@ func TestErrorAndStopOnError(t *testing.T) {
 	}
 	statuses := []string{}
 	for _, id := range queued {
-		statuses = append(statuses, c.reply(c.shell, id).Content["status"].(string))
+		r := c.reply(c.shell, id)
+		statuses = append(statuses, r.Content["status"].(string))
+		if n, has := r.Content["execution_count"]; has && r.Content["status"] == "aborted" {
+			t.Errorf("aborted reply carries execution_count %v", n)
+		}
 		if got := types(c.outputs(id)); got != "status:busy status:idle" {
 			t.Errorf("queued request iopub: %s", got)
 		}

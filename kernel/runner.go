@@ -118,7 +118,7 @@ func Execute(ctx context.Context, nb *Notebook, interp Interpreter, opts RunOpti
 		}
 		if res.err == nil {
 			if res.value != nil {
-				c.Outputs = append(c.Outputs, &Output{Type: "execute_result", Data: jsonBundle(res.value, func(string, ...any) {}),
+				c.Outputs = append(c.Outputs, &Output{Type: "execute_result", Data: WireBundle(res.value, func(string, ...any) {}),
 					ExecutionCount: &n})
 			}
 			continue
@@ -255,7 +255,7 @@ func (r *recorder) Display(b display.Bundle, id string, update bool) {
 	if r.closed {
 		return
 	}
-	data := jsonBundle(b, func(string, ...any) {})
+	data := WireBundle(b, func(string, ...any) {})
 	if update {
 		for _, o := range r.displays[id] {
 			o.Data = data

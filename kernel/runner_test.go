@@ -223,7 +223,9 @@ nb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)
 nbformat.validate(nb)
 if nbformat.writes(nb) + "\n" != open(sys.argv[1], encoding="utf-8").read():
     sys.exit("nbformat would write this notebook differently")`
-		out, err := exec.Command(py, "-c", script, path).CombinedOutput()
+		validate := exec.Command(py, "-c", script, path)
+		validate.Env = jupytertest.NewEnv(t).Environ()
+		out, err := validate.CombinedOutput()
 		if err != nil {
 			t.Errorf("%s does not validate: %v\n%s", name, err, out)
 		}

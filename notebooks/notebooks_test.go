@@ -254,7 +254,9 @@ func validateWithNBFormat(t *testing.T, path string) {
 	py := jupytertest.PythonWith(t, "nbformat")
 	script := `import sys, nbformat
 nbformat.validate(nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT))`
-	if out, err := exec.Command(py, "-c", script, path).CombinedOutput(); err != nil {
+	cmd := exec.Command(py, "-c", script, path)
+	cmd.Env = jupytertest.NewEnv(t).Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("nbformat rejects the executed notebook: %v\n%s", err, out)
 	}
 }

@@ -52,7 +52,7 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd(),
-		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd())
+		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd(), newWorkerCmd())
 	return root
 }
 
