@@ -78,6 +78,11 @@ type Session struct {
 	// at and atCell locate the top-level statement running (see Position).
 	at, atCell atomic.Int64
 
+	// positionHook and background are set by a supervisor (SetPositionHook,
+	// SetBackgroundSink).
+	positionHook atomic.Pointer[func(line, col int)]
+	background   atomic.Pointer[display.Sink]
+
 	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
 
@@ -407,6 +412,10 @@ func (s *Session) show(b display.Bundle) {
 func (s *Session) displayBundle(b display.Bundle, id string, update bool) {
 	r := s.current()
 	if r == nil {
+		if bg := s.background.Load(); bg != nil {
+			(*bg).Display(b, id, update)
+			return
+		}
 		fmt.Fprintf(s.out.errW, "[routelab: display outside a running cell ignored: %s]\n", firstLine(b.Text()))
 		return
 	}
@@ -474,4 +483,23 @@ func (h host) Callback(src RandSource, call func()) { h.s.callback(src, call) }
 
 func (h host) DisplayWithID(v any, id string, update bool) {
 	h.s.displayBundle(display.Of(v), id, update)
+}
+
+// SetPositionHook makes the session call hook with the line and column of
+// every top-level statement of a cell before running it, so that a
+// supervisor knows where a session that dies was.
+func (s *Session) SetPositionHook(hook func(line, col int)) { s.positionHook.Store(&hook) }
+
+// SetBackgroundSink gives the session where to show displays made outside a
+// running cell (a live view updating between cells, by id); without one they
+// are dropped with a note on stderr.
+func (s *Session) SetBackgroundSink(sink display.Sink) { s.background.Store(&sink) }
+
+// atStatement records the top-level statement about to run
+// (line*atScale+col).
+func (s *Session) atStatement(at int) {
+	s.at.Store(int64(at))
+	if h := s.positionHook.Load(); h != nil {
+		(*h)(at/atScale, at%atScale)
+	}
 }

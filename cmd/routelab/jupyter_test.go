@@ -303,16 +303,16 @@ func TestSessionDeathThroughJupyterClient(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	c := got.Cells
-	died := func(reason string) string {
-		return "the session died: " + reason + "; its variables are lost; a fresh session is ready"
+	died := func(at, reason string) string {
+		return "the session died at line " + at + ": " + reason + "; its variables are lost; a fresh session is ready"
 	}
 	want := []struct{ status, ename, evalue, result string }{
 		{"ok", "", "", ""},
-		{"error", "SessionDied", died("concurrent map writes"), ""},
+		{"error", "SessionDied", died("9:1", "concurrent map writes"), ""},
 		{"error", "CompileError", "1:1: undefined: x", ""},
 		{"ok", "", "", "2"},
-		{"error", "SessionDied", died("sync: unlock of unlocked mutex"), ""},
-		{"error", "SessionDied", died("out of memory (the session's limit is 1GiB; ROUTELAB_MEMORY_LIMIT changes it)"), ""},
+		{"error", "SessionDied", died("4:1", "sync: unlock of unlocked mutex"), ""},
+		{"error", "SessionDied", died("2:1", "out of memory (the session's limit is 1GiB; ROUTELAB_MEMORY_LIMIT changes it)"), ""},
 		{"ok", "", "", "4"},
 	}
 	if len(c.Steps) != len(want) {

@@ -10,10 +10,18 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/kernel"
 	"github.com/routelab/routelab/kernel/worker"
 	"github.com/spf13/cobra"
+)
+
+// The dsl session tells the worker where its cell is and shows displays
+// made between cells (a live view).
+var (
+	_ worker.Positioner   = (*dsl.Session)(nil)
+	_ worker.Backgrounder = (*dsl.Session)(nil)
 )
 
 // memoryLimitEnv bounds a worker's memory (a size in GOMEMLIMIT's syntax,

@@ -124,15 +124,16 @@ func TestWorkerSessionDeathsWithTheRealBinary(t *testing.T) {
 	for _, pid := range childPIDs(os.Getpid()) {
 		t.Logf("worker %d after its first cell, under a %s limit: %s", pid, testMemoryLimit, procStatus(pid, "VmData", "VmRSS", "VmHWM", "Threads"))
 	}
-	for _, c := range []struct{ code, reason string }{
-		{mapWritesCell, "concurrent map writes"},
-		{throwCell, "sync: unlock of unlocked mutex"},
-		{allocateCell, "out of memory"},
+	for _, c := range []struct{ code, at, reason string }{
+		{mapWritesCell, "9:1", "concurrent map writes"},
+		{throwCell, "4:1", "sync: unlock of unlocked mutex"},
+		{allocateCell, "2:1", "out of memory"},
 	} {
 		t0 := time.Now()
 		_, err := cell(c.code)
 		t.Logf("%-32q died after %v", c.reason, time.Since(t0).Round(time.Millisecond))
-		want := "the session died: " + c.reason + "; its variables are lost; a fresh session is ready"
+		// The position is the top-level statement the cell was running.
+		want := "the session died at line " + c.at + ": " + c.reason + "; its variables are lost; a fresh session is ready"
 		if err == nil || err.Name != "SessionDied" || err.Value != want {
 			t.Errorf("%.30q: %v\nwant SessionDied: %s", c.code, err, want)
 		}
@@ -208,7 +209,7 @@ func TestRunRecordsASessionDeathAndWritesTheNotebook(t *testing.T) {
 			if shape(0) != "stream stdout\none 1\n" || shape(1) != "execute_result text/plain\n2" || shape(2) != "error SessionDied" {
 				t.Errorf("cells 1-3: %q, %q, %q", shape(0), shape(1), shape(2))
 			}
-			if e := got[2].Outputs[0]; !strings.HasPrefix(e.EValue, "the session died: concurrent map writes;") {
+			if e := got[2].Outputs[0]; !strings.HasPrefix(e.EValue, "the session died at line 9:1: concurrent map writes;") {
 				t.Errorf("cell 3's error: %s", e.EValue)
 			}
 			want4, want5 := "", ""
@@ -218,7 +219,7 @@ func TestRunRecordsASessionDeathAndWritesTheNotebook(t *testing.T) {
 			if shape(3) != want4 || shape(4) != want5 {
 				t.Errorf("cells 4-5: %q, %q; want %q, %q", shape(3), shape(4), want4, want5)
 			}
-			if html, err := os.ReadFile(page); err != nil || !bytes.Contains(html, []byte("the session died: concurrent map writes")) {
+			if html, err := os.ReadFile(page); err != nil || !bytes.Contains(html, []byte("the session died at line 9:1: concurrent map writes")) {
 				t.Errorf("HTML page: %v (%d bytes)", err, len(html))
 			}
 		})

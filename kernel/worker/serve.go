@@ -20,17 +20,13 @@ const (
 	// exitGrace is how long a worker whose kernel went away lets the running
 	// cell stop after interrupting it.
 	exitGrace = time.Second
-	// positionEvery is how often the worker tells the kernel where the
-	// running cell is, when that changed: often enough to name the line a
-	// death happened on, rarely enough to cost nothing.
-	positionEvery = 5 * time.Millisecond
 )
 
 // Positioner is an Interpreter that can say where its running cell is. The
 // worker installs a hook the interpreter calls with the cell's line and
-// column before each statement it runs (calls should be cheap: the worker
-// only stores the position and sends it at most every positionEvery), and
-// a session that dies names that line.
+// column before each top-level statement it runs; the worker sends a new
+// position to the kernel at once (a death may follow within microseconds),
+// and a session that dies names that line.
 type Positioner interface {
 	SetPositionHook(func(line, col int))
 }
@@ -77,16 +73,15 @@ type server struct {
 	log    *log.Logger
 
 	running  atomic.Bool   // an execute is in progress
-	tracked  bool          // the interpreter reports positions
-	position atomic.Uint64 // line<<32 | col of the running cell, 0 unknown
+	cellID   atomic.Uint64 // the running execute's request id
+	position atomic.Uint64 // line<<32 | col last sent for the running cell, 0 none
 	cellDone chan struct{} // closed when the running execute ends
 	mu       sync.Mutex    // guards cellDone
 }
 
 func (s *server) hooks() {
 	if p, ok := s.interp.(Positioner); ok {
-		s.tracked = true
-		p.SetPositionHook(func(line, col int) { s.position.Store(uint64(line)<<32 | uint64(uint32(col))) })
+		p.SetPositionHook(s.positioned)
 	}
 	if b, ok := s.interp.(Backgrounder); ok {
 		b.SetBackgroundSink(sink{s: s})
@@ -139,19 +134,27 @@ func (s *server) startExecute(r request) {
 	s.cellDone = done
 	s.mu.Unlock()
 	s.position.Store(0)
+	s.cellID.Store(r.ID)
 	go s.execute(r, done)
+}
+
+// positioned sends the running cell's new position.
+func (s *server) positioned(line, col int) {
+	p := uint64(line)<<32 | uint64(uint32(col))
+	if !s.running.Load() || s.position.Swap(p) == p {
+		return
+	}
+	s.reply(event{ID: s.cellID.Load(), Type: evPosition, Line: line, Col: col})
 }
 
 func (s *server) execute(r request, done chan struct{}) {
 	defer close(done)
-	stopReporting := s.reportPositions(r.ID)
 	ev := event{ID: r.ID, Type: evResult}
 	var v display.Bundle
 	var err error
 	if perr := s.guard("execute", func() { v, err = s.interp.Execute(s.ctx, r.Code, sink{s: s, id: r.ID}) }); perr != nil {
 		err = &display.Error{Name: "InternalError", Value: perr.Error()}
 	}
-	stopReporting()
 	switch {
 	case err != nil:
 		ev.Error = displayError(err)
@@ -160,35 +163,6 @@ func (s *server) execute(r request, done chan struct{}) {
 	}
 	s.running.Store(false)
 	s.reply(ev)
-}
-
-// reportPositions sends the running cell's position whenever it changed,
-// at most every positionEvery, until the returned stop is called.
-func (s *server) reportPositions(id uint64) (stop func()) {
-	if !s.tracked {
-		return func() {}
-	}
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(positionEvery)
-		defer t.Stop()
-		var sent uint64
-		for {
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-				if p := s.position.Load(); p != sent && p != 0 {
-					sent = p
-					s.reply(event{ID: id, Type: evPosition, Line: int(p >> 32), Col: int(uint32(p))})
-				}
-			}
-		}
-	}()
-	return func() { close(quit); wg.Wait() }
 }
 
 func (s *server) answer(r request) {
