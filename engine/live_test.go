@@ -27,10 +27,10 @@ func TestLiveSessionReplaysExactly(t *testing.T) {
 		scn := mustScenario(t, scenarios[rng.Intn(len(scenarios))], 80+float64(rng.Intn(200)), Heterogeneity([]string{"default", "high"}[rng.Intn(2)]))
 		policy := policies[rng.Intn(len(policies))]
 		seed := uint64(1 + rng.Intn(1000))
-		live, events := liveRun(t, scn, policy, seed, proto, rng)
+		live, events, switches := liveRun(t, scn, policy, seed, proto, rng, policies)
 		replayed := scn
 		replayed.Events = append(append([]Event(nil), scn.Events...), events...)
-		want := mustRun(t, RunSpec{Scenario: replayed, Policy: policy, Seed: seed, Protocol: proto})
+		want := mustRun(t, RunSpec{Scenario: replayed, Policy: Switching(policy, switches), Seed: seed, Protocol: proto})
 		if a, b := resultJSON(t, live), resultJSON(t, want); a != b {
 			differ++
 			if differ <= 3 {
@@ -44,9 +44,10 @@ func TestLiveSessionReplaysExactly(t *testing.T) {
 }
 
 // liveRun advances a simulator to the protocol's horizon in random chunks,
-// applying random controls between them, and returns its result and the
-// controls as they took effect.
-func liveRun(t *testing.T, scn Scenario, policy PolicySpec, seed uint64, proto Protocol, rng *Rand) (*RunResult, []Event) {
+// applying random controls between them — events now, events scheduled for
+// later (a burst's end), switches of policy — and returns its result and
+// the controls as they took effect.
+func liveRun(t *testing.T, scn Scenario, policy PolicySpec, seed uint64, proto Protocol, rng *Rand, policies []PolicySpec) (*RunResult, []Event, []PolicySwitch) {
 	t.Helper()
 	sim, err := NewSimulator(scn, policy, SimOptions{Seed: seed, Measure: &proto})
 	if err != nil {
@@ -57,16 +58,25 @@ func liveRun(t *testing.T, scn Scenario, policy PolicySpec, seed uint64, proto P
 		if err := sim.Advance(rng.Float64() * 40); err != nil {
 			t.Fatal(err)
 		}
-		if rng.Intn(3) == 0 {
-			if err := sim.Apply(randomControl(rng, scn.Replicas())); err != nil {
-				t.Fatal(err)
-			}
+		var err error
+		switch rng.Intn(8) {
+		case 0, 1:
+			err = sim.Apply(randomControl(rng, scn.Replicas()))
+		case 2:
+			e := randomControl(rng, scn.Replicas())
+			e.At = min(sim.Now()+rng.Float64()*2000, horizon)
+			err = sim.Schedule(e)
+		case 3:
+			err = sim.Use(policies[rng.Intn(len(policies))])
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	if err := sim.runUntil(context.Background(), ceilStep(horizon)); err != nil {
 		t.Fatal(err)
 	}
-	return sim.result(RunSpec{Policy: policy, Seed: seed, Protocol: proto}), sim.LiveEvents()
+	return sim.result(RunSpec{Policy: policy, Seed: seed, Protocol: proto}), sim.LiveEvents(), sim.Switches()
 }
 
 func randomControl(rng *Rand, replicas int) Event {
@@ -86,14 +96,18 @@ func randomControl(rng *Rand, replicas int) Event {
 	return Event{Kind: EventRecover, Replica: id}
 }
 
+// resultJSON is what a run measured (not the name it gives its policy:
+// a replayed switching policy names its switches).
 func resultJSON(t *testing.T, r *RunResult) string {
 	t.Helper()
+	sum := r.RunSummary
+	sum.Policy = ""
 	b, err := json.Marshal(struct {
 		Summary   RunSummary
 		Latency   LatencyStats
 		Replicas  []ReplicaResult
 		Latencies []float64
-	}{r.RunSummary, r.Latency, r.PerReplica, r.Latencies})
+	}{sum, r.Latency, r.PerReplica, r.Latencies})
 	if err != nil {
 		t.Fatal(err)
 	}

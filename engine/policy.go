@@ -47,6 +47,9 @@ type PolicyEnv struct {
 	// Rand is the policy's own stream; drawing from it never changes the
 	// workload.
 	Rand *Rand
+	// Now is the simulated time in ms, when the simulator gives it (a
+	// policy that changes over time reads it; see Switching).
+	Now func() float64
 }
 
 // PolicySpec names a policy and makes a fresh instance for every run, so runs

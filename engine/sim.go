@@ -25,10 +25,12 @@ type Simulator struct {
 	replicas     []replicaState
 	events       []Event // replica events, time order
 	nextEvent    int
-	applied      []Event   // replica events applied so far
-	liveEvents   []Event   // events given to Apply, with the times they took effect
-	step         int64     // the last boundary processed
-	pending      remainder // time given to Advance beyond the last boundary
+	applied      []Event // replica events applied so far
+	liveEvents   []Event // events given to Apply, with the times they took effect
+	penv         PolicyEnv
+	switches     []PolicySwitch // policies given to Use
+	step         int64          // the last boundary processed
+	pending      remainder      // time given to Advance beyond the last boundary
 	view         View
 	eligible     []Replica
 	live         liveWindows
@@ -128,7 +130,8 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
 	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
-	p, err := policy.New(PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy)})
+	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now}
+	p, err := policy.New(s.penv)
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
 	}
@@ -443,7 +446,31 @@ func (s *Simulator) buildView() *View {
 // scenario holds LiveEvents from the start is identical to this one. The
 // event's At is ignored; LiveEvents has the time it took effect.
 func (s *Simulator) Apply(e Event) error {
-	e.At = float64(s.step+1) * StepMs
+	e.At = math.Inf(-1)
+	return s.Schedule(e)
+}
+
+// insertEvent adds a replica event to those still to come, after the ones
+// due at the same time (as a stable sort of the scenario's events would).
+func (s *Simulator) insertEvent(e Event) {
+	i := s.nextEvent
+	for i < len(s.events) && s.events[i].At <= e.At {
+		i++
+	}
+	s.events = slices.Insert(s.events, i, e)
+}
+
+// LiveEvents are the events given to Apply, in order, each with the time it
+// took effect: the session's controls as a timeline to add to the scenario.
+func (s *Simulator) LiveEvents() []Event { return slices.Clone(s.liveEvents) }
+
+// Schedule is Apply for an event at a later time: at e.At, or at the next
+// boundary if that is earlier. (A live burst schedules its end.)
+func (s *Simulator) Schedule(e Event) error {
+	next := float64(s.step+1) * StepMs
+	if !finite(e.At) || e.At < next {
+		e.At = next
+	}
 	if err := s.scn.validateEvent("event", e, math.Inf(1)); err != nil {
 		return err
 	}
@@ -462,19 +489,30 @@ func (s *Simulator) Apply(e Event) error {
 	return nil
 }
 
-// insertEvent adds a replica event to those still to come, after the ones
-// due at the same time (as a stable sort of the scenario's events would).
-func (s *Simulator) insertEvent(e Event) {
-	i := s.nextEvent
-	for i < len(s.events) && s.events[i].At <= e.At {
-		i++
+// Use makes the router switch to a fresh instance of policy at the next
+// boundary, before its completions (which the new policy observes) and
+// arrivals. Switches lists them, so that Switching(first, switches) replays
+// the run exactly.
+func (s *Simulator) Use(policy PolicySpec) error {
+	if policy.New == nil {
+		return fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
-	s.events = slices.Insert(s.events, i, e)
+	if s.err != nil {
+		return s.err
+	}
+	sw := PolicySwitch{At: float64(s.step+1) * StepMs, Policy: policy}
+	p, ok := s.policy.(*switching)
+	if !ok {
+		p = &switching{env: s.penv, cur: s.policy}
+		s.policy = p
+	}
+	p.switches = append(p.switches, sw)
+	s.switches = append(s.switches, sw)
+	return nil
 }
 
-// LiveEvents are the events given to Apply, in order, each with the time it
-// took effect: the session's controls as a timeline to add to the scenario.
-func (s *Simulator) LiveEvents() []Event { return slices.Clone(s.liveEvents) }
+// Switches are the policies given to Use, with the times they took over.
+func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) }
 
 // inSystem counts the cohort requests still waiting or in flight.
 func (s *Simulator) inSystem() int {

@@ -167,6 +167,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Heterogeneity":   {engine.HighHeterogeneity},
 		"engine.RunSummary":      {r.run.RunSummary, engine.RunSummary{}},
 		"engine.Keep":            {engine.KeepRuns, engine.KeepSummaries},
+		"engine.PolicySwitch":    {engine.PolicySwitch{At: 4500, Policy: engine.LeastQueue()}},
 		"engine.LatencyStats":    {r.run.Latency, engine.Summarize(nil)},
 		"engine.Policy":          r.instances,
 		"engine.PolicyEnv":       {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
