@@ -28,6 +28,8 @@ type Simulator struct {
 	applied      []Event // replica events applied so far
 	liveEvents   []Event // events given to Apply, with the times they took effect
 	penv         PolicyEnv
+	seed         uint64
+	proto        *Protocol      // the measurement protocol, when there is one
 	switches     []PolicySwitch // policies given to Use
 	step         int64          // the last boundary processed
 	pending      remainder      // time given to Advance beyond the last boundary
@@ -130,6 +132,7 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
 	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
+	s.seed, s.proto = opt.Seed, opt.Measure
 	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now}
 	p, err := policy.New(s.penv)
 	if err != nil {
@@ -493,25 +496,36 @@ func (s *Simulator) Schedule(e Event) error {
 // boundary, before its completions (which the new policy observes) and
 // arrivals. Switches lists them, so that Switching(first, switches) replays
 // the run exactly.
-func (s *Simulator) Use(policy PolicySpec) error {
+func (s *Simulator) Use(policy PolicySpec) error { return s.UseAt(math.Inf(-1), policy) }
+
+// UseAt is Use at a later time: at (ms), or the next boundary if that is
+// earlier.
+func (s *Simulator) UseAt(at float64, policy PolicySpec) error {
 	if policy.New == nil {
 		return fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
 	if s.err != nil {
 		return s.err
 	}
-	sw := PolicySwitch{At: float64(s.step+1) * StepMs, Policy: policy}
+	if next := float64(s.step+1) * StepMs; !finite(at) || at < next {
+		at = next
+	}
+	sw := PolicySwitch{At: at, Policy: policy}
 	p, ok := s.policy.(*switching)
 	if !ok {
 		p = &switching{env: s.penv, cur: s.policy}
 		s.policy = p
 	}
-	p.switches = append(p.switches, sw)
+	i := p.next
+	for i < len(p.switches) && p.switches[i].At <= at {
+		i++
+	}
+	p.switches = slices.Insert(p.switches, i, sw)
 	s.switches = append(s.switches, sw)
 	return nil
 }
 
-// Switches are the policies given to Use, with the times they took over.
+// Switches are the policies given to Use, with the times they take over.
 func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) }
 
 // inSystem counts the cohort requests still waiting or in flight.

@@ -122,6 +122,7 @@ func init() {
 		"Replica":         reflect.ValueOf((*engine.Replica)(nil)),
 		"ReplicaResult":   reflect.ValueOf((*engine.ReplicaResult)(nil)),
 		"ReplicaSnapshot": reflect.ValueOf((*engine.ReplicaSnapshot)(nil)),
+		"RequestSnapshot": reflect.ValueOf((*engine.RequestSnapshot)(nil)),
 		"RunResult":       reflect.ValueOf((*engine.RunResult)(nil)),
 		"RunSpec":         reflect.ValueOf((*engine.RunSpec)(nil)),
 		"RunSummary":      reflect.ValueOf((*engine.RunSummary)(nil)),
