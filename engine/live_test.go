@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"testing"
 )
 
@@ -111,5 +110,5 @@ func resultJSON(t *testing.T, r *RunResult) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fmt.Sprintf("%s", b)
+	return string(b)
 }
