@@ -53,7 +53,7 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 		sw.Protocol = DefaultProtocol()
 	}
 	if sw.Seeds == nil {
-		sw.Seeds = DefaultSeeds(10)
+		sw.Seeds = DefaultSeeds(DefaultSeedCount)
 	}
 	if err := sw.validate(); err != nil {
 		return nil, err

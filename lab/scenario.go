@@ -84,7 +84,7 @@ func checkRate(op string, rps float64) {
 // replicas at 8/11/16 ms, 100 req/s Poisson, token-based demand, no events;
 // 10 seeds, 3 s warm-up, 12 s measurement, 50 ms SLO.
 func NewScenario(name string) *Scenario {
-	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: engine.DefaultSeeds(10)}
+	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: engine.DefaultSeeds(engine.DefaultSeedCount)}
 }
 
 func builtin(op, name string) *Scenario {

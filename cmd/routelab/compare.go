@@ -37,12 +37,12 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare routing policies on a scenario over seeded runs",
-		Long: `Compare runs every policy on the same seeds of a scenario (common random numbers:
+		Long: fmt.Sprintf(`Compare runs every policy on the same seeds of a scenario (common random numbers:
 a seed's workload is identical for every policy) under the specification's protocol —
-10 seeds, 3 s warm-up, 12 s measurement — and prints per-policy medians across seeds with
+%d seeds, %g s warm-up, %g s measurement — and prints per-policy medians across seeds with
 the observed p99 range.
 
-Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
+`, engine.DefaultSeedCount, float64(engine.DefaultWarmup)/1000, float64(engine.DefaultMeasure)/1000) + `Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
 Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
@@ -59,7 +59,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
 	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies")
-	f.IntVar(&cfg.seeds, "seeds", 10, "number of seeds")
+	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
 	f.StringVar(&cfg.heterogeneity, "heterogeneity", "default", "replica speeds: default (8/11/16 ms) or high (6/11/24 ms)")

@@ -3,6 +3,8 @@
 // the Jupyter kernel.
 package main
 
+//go:generate go test -run TestCLIReference -update .
+
 import (
 	"context"
 	"errors"
