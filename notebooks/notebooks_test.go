@@ -149,6 +149,7 @@ func TestNotebooksRun(t *testing.T) {
 			t.Logf("%s ran in %v", path, first.took.Round(time.Millisecond))
 			checkCells(t, first.nb)
 			checkOffline(t, first.html)
+			checkProseNumbers(t, path, first.nb)
 
 			// Same notebook, fresh session: the same bytes.
 			second := run(t, path, t.TempDir())
