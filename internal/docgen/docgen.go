@@ -57,6 +57,7 @@ var parts = map[string]part{
 	"study.validation":  studyValidation,
 	"study.selected":    studySelected,
 	"study.protocol":    studyProtocol,
+	"study.runs":        studyRuns,
 	"study.spread":      studySpread,
 	"study.adaptive":    studyAdaptive,
 	"study.latency":     studyLatencyAware,

@@ -53,6 +53,15 @@ func list(xs []float64) string {
 	return strings.Join(out, ", ")
 }
 
+// studyRuns is how many runs the study makes in both phases.
+func studyRuns(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	return thousands(len(st.Development) + len(st.Validated)), nil
+}
+
 func percent(x float64) string { return fmt.Sprintf("%.2f %%", 100*x) }
 
 // studyDevelopment is the table of mean attainment per exploration weight.
