@@ -176,7 +176,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Paired":          {paired.cmp, *paired.cmp},
 		"engine.PairedMethod":    {engine.PairedT, engine.PairedBootstrap},
 		"engine.PairedOptions":   {engine.PairedOptions{Baseline: "latency-aware"}, engine.PairedOptions{Baseline: "a", Policies: []string{"b"}, Metrics: []string{"p99_ms"}, Method: engine.PairedBootstrap}},
-		"engine.PairedStat":      {paired.cmp.Stats[0], paired.cmp.Stats[4]},
+		"engine.PairedStat":      {paired.cmp.Stats[0], r.study.Margin},
 		"engine.PolicyEnv":       {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
 		"engine.PolicyKind":      {engine.PickerPolicy},
 		"engine.PolicyParam":     anys(spec.Params),
