@@ -146,6 +146,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.Figure":      {r.fig},
 		"lab.Hooks":       {lab.Hooks{Pick: func(*lab.View) int { return 1 }, Observe: func(int, float64) {}}},
 		"lab.Option":      {lab.C(0.9), lab.Alpha(0.3), lab.Ceiling(80)},
+		"lab.Paired":      {r.cmp.Paired("latency-aware", "cost"), *r.cmp.Paired("latency-aware", "cost").Bootstrap()},
 		"lab.PolicySpec":  r.specs,
 		"lab.Replica":     {r.view.Replicas[0]},
 		"lab.RunResult":   {r.run},
