@@ -40,9 +40,13 @@ func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) 
 		}
 		return nil, nil
 	}
+	formats := "the text table or --json"
+	if cmd.Flags().Lookup("csv-paired") != nil {
+		formats = "the text table, --json or --csv-paired"
+	}
 	for _, name := range []string{"csv", "csv-summary"} {
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed && fl.Value.String() == "true" {
-			return nil, fmt.Errorf("--baseline with --%s: the paired statistics go to the text table, --json or --csv-paired, not --%s", name, name)
+			return nil, fmt.Errorf("--baseline with --%s: the paired statistics go to %s, not --%s", name, formats, name)
 		}
 	}
 	o := engine.PairedOptions{Baseline: f.baseline, Method: engine.PairedT}

@@ -122,6 +122,7 @@ func TestPairedFlagErrors(t *testing.T) {
 		{[]string{"sweep", "--csv-paired", "--rates", "100"}, "routelab: --csv-paired needs --baseline NAME"},
 		{[]string{"compare", "--baseline", "adaptive", "--csv"}, "routelab: --baseline with --csv: the paired statistics go to the text table, --json or --csv-paired, not --csv"},
 		{[]string{"study", study, "--baseline", "p2c"}, `routelab: --baseline: "p2c" is not allowed (want one of the compared policies: round-robin, least-queue, latency-aware, adaptive)`},
+		{[]string{"study", study, "--baseline", "adaptive", "--csv"}, "routelab: --baseline with --csv: the paired statistics go to the text table or --json, not --csv"},
 	} {
 		out, stderr, code := runCLI(t, c.args...)
 		if code == 0 || out != "" || stderr != c.want+"\n" {
