@@ -170,17 +170,19 @@ func (c *Comparison) WriteCSV(w io.Writer) error { return writeCSVRows(w, c.runR
 // WriteJSON writes the comparison: scenario, protocol, seeds, workload
 // fingerprints, per-policy summaries and per-seed runs, each run written as
 // it is formatted.
-func (c *Comparison) WriteJSON(w io.Writer) error {
+func (c *Comparison) WriteJSON(w io.Writer) error { return writeIndented(w, c.object()) }
+
+// object is the comparison as WriteJSON writes it.
+func (c *Comparison) object() jsonObject {
 	fps := make([]string, len(c.Fingerprints))
 	for i, f := range c.Fingerprints {
 		fps[i] = fmt.Sprintf("%016x", f)
 	}
-	out := jsonObject{
+	return jsonObject{
 		{"scenario", c.Scenario}, {"protocol", c.Protocol}, {"seeds", c.Seeds},
 		{"workload_fingerprints", fps},
 		{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
 	}
-	return writeIndented(w, out)
 }
 
 // Dash formats x with the given verb, or an em dash when x is undefined.

@@ -185,3 +185,18 @@ func (a *adaptive) String() string {
 }
 func (p *random) String() string     { return "random policy on its own stream" }
 func (p *powerOfTwo) String() string { return "p2c policy on its own stream" }
+
+// String describes the request as an observer of the whole simulation sees
+// it (never a policy).
+func (r RequestSnapshot) String() string {
+	return fmt.Sprintf("request %d: arrived at %.1f ms, service %.2f ms, done at %.1f ms", r.Seq, r.Arrival, r.ServiceMs, r.Done)
+}
+
+// HTML shows the request as a sheet.
+func (r RequestSnapshot) HTML() string {
+	sh := sheet{title: fmt.Sprintf("request %d", r.Seq)}
+	sh.add("arrival ms", fmt.Sprintf("%.1f", r.Arrival))
+	sh.add("service ms", fmt.Sprintf("%.2f", r.ServiceMs))
+	sh.add("done at ms", fmt.Sprintf("%.1f", r.Done))
+	return sh.html()
+}

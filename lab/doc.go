@@ -21,5 +21,6 @@
 //
 // Read first: scenario.go (the builder), policy.go (built-in and scripted
 // policies, options), env.go (Compare, Run, Sweep, Study), results.go (what
-// they return), show.go (how it displays).
+// they return), paired.go (paired statistics of two policies), show.go (how
+// it displays).
 package lab

@@ -29,6 +29,7 @@ type compareConfig struct {
 	json          bool
 	csv           bool
 	csvSummary    bool
+	paired        pairedFlags
 	figures       figureFiles
 }
 
@@ -40,13 +41,15 @@ func newCompareCmd() *cobra.Command {
 		Long: fmt.Sprintf(`Compare runs every policy on the same seeds of a scenario (common random numbers:
 a seed's workload is identical for every policy) under the specification's protocol —
 %d seeds, %g s warm-up, %g s measurement — and prints per-policy medians across seeds with
-the observed p99 range.
+the observed p99 range. --baseline NAME adds, beside that table, each policy's paired
+differences from NAME seed by seed: the mean, its 95%% interval, and the seeds each side won.
 
 `, engine.DefaultSeedCount, float64(engine.DefaultWarmup)/1000, float64(engine.DefaultMeasure)/1000) + `Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
 Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
-  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv`,
+  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
+  routelab compare --scenario straggler --baseline latency-aware`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -73,7 +76,8 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.BoolVar(&cfg.json, "json", false, "write the full comparison as JSON")
 	f.BoolVar(&cfg.csv, "csv", false, "write per-seed runs as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
-	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
+	cfg.paired.bind(cmd, true)
+	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
 	cfg.figures.bind(cmd, "comparison")
 }
 
@@ -137,6 +141,10 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	po, err := c.paired.options(cmd, specNames(e.Policies), len(e.Seeds))
+	if err != nil {
+		return err
+	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
 	ctx, stop := interruptible(cmd)
 	defer stop()
@@ -144,7 +152,13 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+	var p *engine.Paired
+	if po != nil {
+		if p, err = res.Paired(*po); err != nil {
+			return err
+		}
+	}
+	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
@@ -157,14 +171,24 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		})
 }
 
-func (c *compareConfig) write(w io.Writer, res *engine.Comparison) error {
+// write writes the comparison as the flags ask, with the paired statistics
+// p when --baseline asked for them (nil otherwise).
+func (c *compareConfig) write(w io.Writer, res *engine.Comparison, p *engine.Paired) error {
 	switch {
+	case c.json && p != nil:
+		return res.WriteJSONPaired(w, p)
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
 		return res.WriteCSV(w)
 	case c.csvSummary:
 		return engine.WriteCSV(w, res.SummaryRecords())
+	case c.paired.csv:
+		return p.WriteCSV(w)
 	}
-	return res.WriteText(w)
+	if err := res.WriteText(w); err != nil || p == nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return p.WriteText(w)
 }

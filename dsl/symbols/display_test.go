@@ -3,6 +3,7 @@ package symbols_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -136,6 +137,7 @@ func displaySamples(t *testing.T) map[string][]any {
 	spec := lab.LatencyAware(lab.Alpha(0.3))
 	env := lab.Env{Context: context.Background, SVG: plot.NewSVGRenderer(1), Workers: 2}
 	palette, _ := plot.DefaultPalette().With("mine", "#123456")
+	paired := pairedValues(t, r)
 	return map[string][]any{
 		"lab.Comparison":  {r.cmp, *r.cmp},
 		"lab.Env":         {env, &env, lab.Background()},
@@ -144,6 +146,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.Figure":      {r.fig},
 		"lab.Hooks":       {lab.Hooks{Pick: func(*lab.View) int { return 1 }, Observe: func(int, float64) {}}},
 		"lab.Option":      {lab.C(0.9), lab.Alpha(0.3), lab.Ceiling(80)},
+		"lab.Paired":      {r.cmp.Paired("latency-aware", "cost"), *r.cmp.Paired("latency-aware", "cost").Bootstrap()},
 		"lab.PolicySpec":  r.specs,
 		"lab.Replica":     {r.view.Replicas[0]},
 		"lab.RunResult":   {r.run},
@@ -158,6 +161,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Condition":       {r.study.Development[0].Condition},
 		"engine.Decision":        {r.decision, engine.Decision{Seq: 9, Rerouted: true, Eligible: 0}},
 		"engine.DemandKind":      {engine.TokenDemand},
+		"engine.Direction":       {engine.LowerIsBetter, engine.HigherIsBetter, engine.NoDirection},
 		"engine.DemandModel":     {engine.DefaultDemand(), engine.DemandModel{Kind: engine.LogNormalDemand, Mean: 11, CV: 0.5}},
 		"engine.Event":           {engine.Event{At: 5000, Kind: engine.EventSlow, Replica: 1, Value: 5}},
 		"engine.EventKind":       {engine.EventFail},
@@ -169,7 +173,12 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Keep":            {engine.KeepRuns, engine.KeepSummaries},
 		"engine.PolicySwitch":    {engine.PolicySwitch{At: 4500, Policy: engine.LeastQueue()}},
 		"engine.LatencyStats":    {r.run.Latency, engine.Summarize(nil)},
+		"engine.Metric":          anys(engine.Metrics()),
 		"engine.Policy":          r.instances,
+		"engine.Paired":          {paired.cmp, *paired.cmp},
+		"engine.PairedMethod":    {engine.PairedT, engine.PairedBootstrap},
+		"engine.PairedOptions":   {engine.PairedOptions{Baseline: "latency-aware"}, engine.PairedOptions{Baseline: "a", Policies: []string{"b"}, Metrics: []string{"p99_ms"}, Method: engine.PairedBootstrap}},
+		"engine.PairedStat":      {paired.cmp.Stats[0], r.study.Margin},
 		"engine.PolicyEnv":       {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
 		"engine.PolicyKind":      {engine.PickerPolicy},
 		"engine.PolicyParam":     anys(spec.Params),
@@ -180,9 +189,11 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Replica":         {r.view.Replicas[1]},
 		"engine.ReplicaResult":   {r.run.PerReplica[0]},
 		"engine.ReplicaSnapshot": {r.snapshot.Replicas[0]},
+		"engine.RequestSnapshot": {engine.RequestSnapshot{Seq: 41, Arrival: 1001.25, ServiceMs: 9.8, Done: 1012}},
 		"engine.RunResult":       {r.run.RunResult, r.wideRun},
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
+		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], engine.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},
 		"engine.Simulator":       {r.sim, *r.sim},
@@ -193,6 +204,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Summary":         {r.cmp.Policies[1].Summary},
 		"engine.Sweep":           {engine.Sweep{XLabel: "rate", Points: engine.RateSweep(r.wide, 100, 200), Policies: r.specList, Progress: func(int, int) {}}},
 		"engine.SweepPoint":      {engine.RateSweep(r.wide, 150)[0]},
+		"engine.SweepPaired":     {paired.sweep},
 		"engine.SweepResult":     {r.sweep.SweepResult},
 		"engine.Timeline":        {r.run.RunResult.Timeline},
 		"engine.TimelinePoint":   {r.run.RunResult.Timeline.Points[200], r.wideRun.Timeline.Points[1]},
@@ -216,6 +228,25 @@ func displaySamples(t *testing.T) map[string][]any {
 		"plot.Spec":             {plot.Spec{ID: "f", Palette: palette, SVG: env.SVG}},
 		"plot.Theme":            {plot.ThemeDark},
 	}
+}
+
+// pairedSamples are paired statistics of the sample comparison and sweep.
+type pairedSamples struct {
+	cmp   *engine.Paired
+	sweep *engine.SweepPaired
+}
+
+func pairedValues(t *testing.T, r *realValues) pairedSamples {
+	t.Helper()
+	var p pairedSamples
+	var err error
+	if p.cmp, err = r.cmp.Comparison.Paired(engine.PairedOptions{Baseline: "latency-aware", Policies: []string{"cost"}}); err != nil {
+		t.Fatal(err)
+	}
+	if p.sweep, err = r.sweep.SweepResult.Paired(engine.PairedOptions{Baseline: "least-queue"}); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // realValues are the results of real runs the samples are taken from.

@@ -50,6 +50,7 @@ func init() {
 		"Figure":      reflect.ValueOf((*lab.Figure)(nil)),
 		"Hooks":       reflect.ValueOf((*lab.Hooks)(nil)),
 		"Option":      reflect.ValueOf((*lab.Option)(nil)),
+		"Paired":      reflect.ValueOf((*lab.Paired)(nil)),
 		"PolicySpec":  reflect.ValueOf((*lab.PolicySpec)(nil)),
 		"Replica":     reflect.ValueOf((*lab.Replica)(nil)),
 		"RunResult":   reflect.ValueOf((*lab.RunResult)(nil)),
