@@ -285,3 +285,17 @@ func TestBuiltinSpecsSayWhatTheyAre(t *testing.T) {
 		t.Errorf("Validate: %v", err)
 	}
 }
+
+// Each registry name is its spec's name at default parameters: the name a
+// comparison shows is the name the CLI, study files and lab.Builtin take.
+func TestRegistryNamesAreSpecNames(t *testing.T) {
+	for _, name := range PolicyNames() {
+		spec, err := PolicyByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Name != name || spec.Kind != BuiltinPolicy || PolicyAbout(name) == "" {
+			t.Errorf("registry entry %q gives a spec named %q of kind %q, about %q", name, spec.Name, spec.Kind, PolicyAbout(name))
+		}
+	}
+}

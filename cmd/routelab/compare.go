@@ -61,7 +61,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
-	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies")
+	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies")
 	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
@@ -191,4 +191,14 @@ func (c *compareConfig) write(w io.Writer, res *engine.Comparison, p *engine.Pai
 	}
 	fmt.Fprintln(w)
 	return p.WriteText(w)
+}
+
+// specificationPolicyNames names the specification's four policies, the
+// default of --policies.
+func specificationPolicyNames() []string {
+	var names []string
+	for _, p := range engine.SpecificationPolicies() {
+		names = append(names, p.Name)
+	}
+	return names
 }
