@@ -193,6 +193,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.RunResult":       {r.run.RunResult, r.wideRun},
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
+		"engine.SummaryKind":     {engine.SummaryMedian | engine.SummaryRange, engine.SummaryKind(0)},
 		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], engine.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},

@@ -53,6 +53,8 @@ var parts = map[string]part{
 	"model.scenarios":   modelScenarios,
 	"model.demand-mean": demandMean,
 	"model.demand-cv":   demandCV,
+	"metrics.run":       metricsRun,
+	"metrics.summary":   metricsSummary,
 	"study.development": studyDevelopment,
 	"study.validation":  studyValidation,
 	"study.selected":    studySelected,
