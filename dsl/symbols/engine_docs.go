@@ -152,6 +152,8 @@ func EngineDocs() map[string]string {
 		"ReplicaSnapshot.HTML":       "func (r ReplicaSnapshot) HTML() string\n\nHTML shows the replica as a table.",
 		"ReplicaSnapshot.String":     "func (r ReplicaSnapshot) String() string\n\nString describes the replica as an observer of the whole model sees it.",
 		"RequestSnapshot":            "type RequestSnapshot struct {\n\tSeq       int64\n\tArrival   float64 // ms\n\tServiceMs float64\n\tDone      float64 // predicted completion, ms\n}\n\nRequestSnapshot is a request at a replica as an observer of the whole\nmodel sees it (a router never does): its service time and when it will\ncomplete if nothing changes — exactly for the one in flight; for a\nwaiting one, at the replica's current speed behind those ahead of it.",
+		"RequestSnapshot.HTML":       "func (q RequestSnapshot) HTML() string\n\nHTML shows the request as its text.",
+		"RequestSnapshot.String":     "func (q RequestSnapshot) String() string\n\nString describes the request as an observer sees it at a replica.",
 		"RoundRobin":                 "func RoundRobin() PolicySpec\n\nRoundRobin cycles a cursor over the ordered list of eligible replicas. The\ncursor advances only on an accepted assignment (Pick is never called for a\nshed request), so when the eligible set changes, shares change with it.",
 		"Run":                        "func Run(ctx context.Context, spec RunSpec) (*RunResult, error)\n\nRun simulates spec to the protocol's cutoff. It stops with an error\nwrapping ctx.Err() when ctx is cancelled, never with a partial result.",
 		"RunRecord":                  "func RunRecord(r *RunSummary) []Field\n\nRunRecord flattens one run.",
