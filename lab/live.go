@@ -51,6 +51,9 @@ type LiveAction struct {
 	What string  // "rate 250 req/s", "fail replica 2", "least-queue routes"
 }
 
+// LiveActions are controls a live view applied, one per line.
+type LiveActions []LiveAction
+
 // LiveView is a live simulation shown in a notebook (see Live). Its methods
 // are safe to call from any goroutine.
 type LiveView struct{ v *liveState }
@@ -276,7 +279,7 @@ func (v *liveState) now() float64 {
 
 // apply applies controls at simulated time at (ms), or now when at is
 // -Inf, and returns what was recorded.
-func (v *liveState) apply(op string, at float64, cs ...live.Control) []LiveAction {
+func (v *liveState) apply(op string, at float64, cs ...live.Control) LiveActions {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.checkRunning(op)
@@ -316,9 +319,9 @@ func (v *liveState) apply(op string, at float64, cs ...live.Control) []LiveActio
 
 // recorded describes controls cs, the last the session recorded, with the
 // times at which they took effect.
-func (v *liveState) recorded(cs []live.Control) []LiveAction {
+func (v *liveState) recorded(cs []live.Control) LiveActions {
 	evs, sws := v.sess.Scenario().Events, v.sess.Switches()
-	out := make([]LiveAction, len(cs))
+	out := make(LiveActions, len(cs))
 	for i := len(cs) - 1; i >= 0; i-- {
 		c := cs[i]
 		var at float64
@@ -348,8 +351,8 @@ func describe(c live.Control) string {
 
 // actions lists what the session recorded, in time order: the timeline's
 // events (a burst as its start and its end) and policy switches.
-func (v *liveState) actions() []LiveAction {
-	var out []LiveAction
+func (v *liveState) actions() LiveActions {
+	var out LiveActions
 	for _, e := range v.sess.Scenario().Events[len(v.base.Scenario.Events):] {
 		out = append(out, LiveAction{At: e.At, What: eventWhat(e)})
 	}
@@ -466,7 +469,7 @@ func (lv LiveView) Use(policy PolicySpec) LiveAction {
 // At applies events when simulated time reaches seconds, exactly as the
 // same events in a scenario's timeline: a script of controls at fixed
 // times gives the same run live as headless.
-func (lv LiveView) At(seconds float64, events ...Event) []LiveAction {
+func (lv LiveView) At(seconds float64, events ...Event) LiveActions {
 	const op = "LiveView.At"
 	v := lv.state(op)
 	check(op, len(events) > 0, "events", word("none"), "at least one event, such as lab.Fail(2)")
@@ -611,7 +614,7 @@ func (lv LiveView) Now() float64 {
 
 // Actions lists the controls applied so far, in time order, as the
 // recording holds them.
-func (lv LiveView) Actions() []LiveAction {
+func (lv LiveView) Actions() LiveActions {
 	v := lv.state("LiveView.Actions")
 	v.mu.Lock()
 	defer v.mu.Unlock()

@@ -132,6 +132,29 @@ func (a LiveAction) String() string {
 // HTML shows the action as its text.
 func (a LiveAction) HTML() string { return "<p>" + html.EscapeString(a.String()) + "</p>" }
 
+// String lists the actions, one per line.
+func (as LiveActions) String() string {
+	if len(as) == 0 {
+		return "no actions"
+	}
+	lines := make([]string, len(as))
+	for i, a := range as {
+		lines[i] = a.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HTML lists the actions as a table: when, and what.
+func (as LiveActions) HTML() string {
+	var b strings.Builder
+	b.WriteString("<table><thead><tr><th>at s</th><th>action</th></tr></thead><tbody>")
+	for _, a := range as {
+		fmt.Fprintf(&b, "<tr><td>%g</td><td>%s</td></tr>", a.At/1000, html.EscapeString(a.What))
+	}
+	b.WriteString("</tbody></table>")
+	return b.String()
+}
+
 // String says what the view shows and where it is.
 func (lv LiveView) String() string {
 	if lv.v == nil {

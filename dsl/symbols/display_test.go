@@ -145,6 +145,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.Figure":      {r.fig},
 		"lab.Hooks":       {lab.Hooks{Pick: func(*lab.View) int { return 1 }, Observe: func(int, float64) {}}},
 		"lab.LiveAction":  anys(r.actions),
+		"lab.LiveActions": {r.actions, r.live.Actions(), lab.LiveActions{}},
 		"lab.LiveOption":  {lab.Speed(1000), lab.Fastest()},
 		"lab.LiveView":    {r.live, *r.live, r.wideLive},
 		"lab.Option":      {lab.C(0.9), lab.Alpha(0.3), lab.Ceiling(80)},
@@ -243,7 +244,7 @@ type realValues struct {
 	snapshot       engine.Snapshot
 	decision       engine.Decision
 	live, wideLive *lab.LiveView
-	actions        []lab.LiveAction
+	actions        lab.LiveActions
 }
 
 func newRealValues(t *testing.T) *realValues {

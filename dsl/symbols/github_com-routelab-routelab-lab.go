@@ -53,6 +53,7 @@ func init() {
 		"Figure":      reflect.ValueOf((*lab.Figure)(nil)),
 		"Hooks":       reflect.ValueOf((*lab.Hooks)(nil)),
 		"LiveAction":  reflect.ValueOf((*lab.LiveAction)(nil)),
+		"LiveActions": reflect.ValueOf((*lab.LiveActions)(nil)),
 		"LiveOption":  reflect.ValueOf((*lab.LiveOption)(nil)),
 		"LiveView":    reflect.ValueOf((*lab.LiveView)(nil)),
 		"Option":      reflect.ValueOf((*lab.Option)(nil)),
