@@ -65,13 +65,14 @@ func (v View) HTML(f Frame) string {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12" fill="currentColor" role="img">`,
 		viewWidth, height, viewWidth, height)
 	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(v.title(f)))
-	v.header(&b, f)
+	c := policyColor(f.Policy)
+	v.header(&b, f, c)
 	fmt.Fprintf(&b, `<rect x="8" y="%d" width="%d" height="%d" rx="4" fill="none" stroke="currentColor" stroke-opacity="0.5"/>`,
 		lanesTop, routerX-16, lanes*laneHeight-4)
 	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">router</text>`, (8+routerX-8)/2, lanesTop+14)
 	marks := map[bool]*strings.Builder{true: {}, false: {}}
 	for i := range lanes {
-		lane(&b, marks, f, i)
+		lane(&b, marks, f, i, c)
 	}
 	for _, ok := range []bool{true, false} {
 		if marks[ok].Len() > 0 {
@@ -83,9 +84,9 @@ func (v View) HTML(f Frame) string {
 	return b.String()
 }
 
-// header writes the title line and the readouts.
-func (v View) header(b *strings.Builder, f Frame) {
-	c := policyColor(f.Policy)
+// header writes the title line, the policy in its colour c, and the
+// readouts.
+func (v View) header(b *strings.Builder, f Frame, c string) {
 	fmt.Fprintf(b, `<circle cx="13" cy="12" r="5" fill="%s"/>`, c)
 	fmt.Fprintf(b, `<text x="23" y="16"><tspan fill="%s" font-weight="bold">%s</tspan><tspan> on %s%s</tspan></text>`,
 		c, html.EscapeString(clip(f.Policy, maxName)), html.EscapeString(clip(f.Scenario, maxName)), html.EscapeString(v.seed()))
@@ -95,8 +96,9 @@ func (v View) header(b *strings.Builder, f Frame) {
 }
 
 // lane draws replica i: the link from the router, its queue and server,
-// its health, waiting count and share; its marks go to marks.
-func lane(b *strings.Builder, marks map[bool]*strings.Builder, f Frame, i int) {
+// its health, waiting count and share (in the policy's colour c); its marks
+// go to marks.
+func lane(b *strings.Builder, marks map[bool]*strings.Builder, f Frame, i int, c string) {
 	r := f.Replicas[i]
 	top := lanesTop + i*laneHeight
 	mid := top + laneHeight/2 - 2
@@ -113,7 +115,7 @@ func lane(b *strings.Builder, marks map[bool]*strings.Builder, f Frame, i int) {
 	}
 	fmt.Fprintf(b, `<text x="%d" y="%d" font-size="11">R%d %s</text>`, labelX, mid+4, r.ID, html.EscapeString(laneLabel(r)))
 	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%d" height="8" fill="none" stroke="currentColor" stroke-opacity="0.4"/>`, shareX, mid-4, shareWidth)
-	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%s" height="8" fill="%s"/>`, shareX, mid-4, num3(r.Share*shareWidth), policyColor(f.Policy))
+	fmt.Fprintf(b, `<rect x="%d" y="%d" width="%s" height="8" fill="%s"/>`, shareX, mid-4, num3(r.Share*shareWidth), c)
 	fmt.Fprintf(b, `<text x="%d" y="%d" text-anchor="end">%.0f%%</text>`, viewWidth-4, mid+4, r.Share*100)
 }
 

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"strings"
@@ -178,12 +179,17 @@ func TestViewShowsPolicyColourSLOAndReadouts(t *testing.T) {
 	}
 }
 
+// Drawing a busy frame, text and picture: a view draws ten a second.
 func BenchmarkViewBusyFrame(b *testing.B) {
-	f := busyFrame(b, 64)
-	v := View{Seed: 1, Until: 2000}
-	b.ReportAllocs()
-	for b.Loop() {
-		v.HTML(f)
-		v.Text(f)
+	for _, replicas := range []int{3, 64} {
+		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
+			f := busyFrame(b, replicas)
+			v := View{Seed: 1, Until: 2000}
+			b.ReportAllocs()
+			for b.Loop() {
+				v.HTML(f)
+				v.Text(f)
+			}
+		})
 	}
 }
