@@ -23,7 +23,7 @@ type View struct {
 // How much a view draws: a cluster of any size and queues of any length
 // fit the update budget, and what is not drawn is counted.
 const (
-	maxLanes = 12 // replicas drawn
+	maxLanes = 10 // replicas drawn
 	maxMarks = 40 // requests drawn per replica, the one in flight included
 	maxName  = 48 // runes of a policy's or scenario's name
 	maxNote  = 300

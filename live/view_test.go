@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
@@ -55,8 +57,8 @@ func TestViewOfABusyFrameFitsTheUpdateBudget(t *testing.T) {
 		f := busyFrame(t, replicas)
 		v := View{Seed: 1, Until: 2000, Note: "a note"}
 		h, text := v.HTML(f), v.Text(f)
-		size := len(h) + len(text)
-		t.Logf("%d replicas: %d bytes of HTML, %d of text", replicas, len(h), len(text))
+		size := wireSize(t, h, text)
+		t.Logf("%d replicas: %d bytes of HTML, %d of text, %d bytes as an update_display_data message", replicas, len(h), len(text), size)
 		if size > updateBudget {
 			t.Errorf("%d replicas: an update of %d bytes, over the %d-byte budget", replicas, size, updateBudget)
 		}
@@ -81,6 +83,22 @@ func TestViewOfABusyFrameFitsTheUpdateBudget(t *testing.T) {
 			t.Errorf("%d replicas: the scenario name is not escaped", replicas)
 		}
 	}
+}
+
+// wireSize is the size of an update_display_data message carrying the
+// picture and the text, as the kernel sends it: its content as JSON (HTML
+// not escaped) and, generously, 1 KB for the headers and signature.
+func wireSize(t *testing.T, html, text string) int {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	content := map[string]any{"data": map[string]string{"text/html": html, "text/plain": text}, "metadata": map[string]any{},
+		"transient": map[string]string{"display_id": "routelab-live-0123456789abcdef"}}
+	if err := enc.Encode(content); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Len() + 1024
 }
 
 // Drawing reads the frame and nothing else: the frame is the same before
@@ -191,5 +209,31 @@ func BenchmarkViewBusyFrame(b *testing.B) {
 				v.Text(f)
 			}
 		})
+	}
+}
+
+// One real second of a view at the default speed: ten ticks of 12
+// simulated ms of the straggler at 150 req/s, each drawn as a frame (text
+// and picture). ns/op ÷ 1e9 is the share of a core a notebook view costs.
+func BenchmarkViewSecondAtDefaultSpeed(b *testing.B) {
+	scn, err := engine.BuiltinScenario("straggler", 150, engine.DefaultHeterogeneity)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Its own goroutine waits an hour between frames: the benchmark ticks.
+	sess, err := Start(context.Background(), Options{Scenario: scn, Policy: engine.Adaptive(engine.DefaultAdaptiveParams()), Seed: 1, FrameEvery: time.Hour}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sess.Stop()
+	v := View{Seed: 1}
+	b.ReportAllocs()
+	for b.Loop() {
+		for range 10 {
+			sess.tick(DefaultFrameEvery)
+			f := sess.Frame()
+			v.HTML(f)
+			v.Text(f)
+		}
 	}
 }
