@@ -278,8 +278,8 @@ func (v *liveState) now() float64 {
 	return v.sess.Now()
 }
 
-// apply applies controls at simulated time at (ms), or now when at is
-// -Inf, and returns what was recorded.
+// apply applies controls at simulated time at (ms, given in seconds to At
+// and UseAt), or now when at is -Inf, and returns what was recorded.
 func (v *liveState) apply(op string, at float64, cs ...live.Control) LiveActions {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -287,9 +287,13 @@ func (v *liveState) apply(op string, at float64, cs ...live.Control) LiveActions
 	now := math.IsInf(at, -1)
 	if now {
 		at = v.now() + engine.StepMs // the next boundary, where a control takes effect
+		check(op, at <= v.end(), "live view", word(fmt.Sprintf("at %g s", v.now()/1000)),
+			fmt.Sprintf("a live view before its end at %g s", v.end()/1000))
+	} else {
+		from, end := v.now()/1000, v.end()/1000
+		check(op, finite(at) && at >= v.now() && at <= v.end(), "seconds", at/1000,
+			fmt.Sprintf("a simulated time from now (%g s) to the end of the run (%g s)", from, end))
 	}
-	check(op, at <= v.end(), "live view", word(fmt.Sprintf("at %g s", v.now()/1000)),
-		fmt.Sprintf("a live view before its end at %g s", v.end()/1000))
 	switch {
 	case v.headless:
 		script := slices.Clone(v.script)

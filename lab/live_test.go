@@ -217,6 +217,7 @@ func TestLiveViewRefusesBadInput(t *testing.T) {
 		{func() { lv.Burst(2, -time.Second) }, "LiveView.Burst: d: -1s is not allowed"},
 		{func() { lv.Burst(math.Inf(1), time.Second) }, "LiveView.Burst: factor: +Inf is not allowed"},
 		{func() { lv.At(-1, Fail(1)) }, "LiveView.At: seconds: -1 is not allowed"},
+		{func() { lv.UseAt(math.Inf(-1), LeastQueue()) }, "LiveView.UseAt: seconds: -Inf is not allowed"},
 		{func() { lv.At(99, Fail(1)) }, "LiveView.At: seconds: 99 is not allowed (want a simulated time from now"},
 		{func() { lv.At(5, Fail(7)) }, "LiveView.At: replica: 7 is not allowed"},
 		{func() { lv.At(5, Event{}) }, "LiveView.At: events[0]: lab.Event{} is not allowed"},

@@ -102,7 +102,7 @@ func (lv LiveView) At(seconds float64, events ...Event) LiveActions {
 		}
 		cs[i] = live.Control{Event: e.e}
 	}
-	return v.apply(op, v.checkAt(op, seconds), cs...)
+	return v.apply(op, atMs(op, seconds), cs...)
 }
 
 // UseAt switches the router to a fresh instance of policy when simulated
@@ -111,14 +111,13 @@ func (lv LiveView) UseAt(seconds float64, policy PolicySpec) LiveAction {
 	const op = "LiveView.UseAt"
 	v := lv.state(op)
 	check(op, policy.New != nil, "policy", policy, "a policy such as lab.LeastQueue()")
-	return v.apply(op, v.checkAt(op, seconds), live.Use(policy))[0]
+	return v.apply(op, atMs(op, seconds), live.Use(policy))[0]
 }
 
-// checkAt checks a time given in seconds and returns it in ms.
-func (v *liveState) checkAt(op string, seconds float64) float64 {
-	now, end := v.now()/1000, v.end()/1000
-	check(op, finite(seconds) && seconds >= now && seconds <= end, "seconds", seconds,
-		fmt.Sprintf("a simulated time from now (%g s) to the end of the run (%g s)", now, end))
+// atMs is a time given to At or UseAt in ms; apply checks it against the
+// view (an infinite one would mean now there).
+func atMs(op string, seconds float64) float64 {
+	check(op, finite(seconds), "seconds", seconds, "a simulated time from now to the end of the run")
 	return seconds * 1000
 }
 
