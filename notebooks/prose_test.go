@@ -10,6 +10,7 @@ import (
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/kernel"
+	"github.com/routelab/routelab/live"
 )
 
 // facts are numbers a notebook's prose may state without a cell showing
@@ -22,7 +23,8 @@ var facts = map[string]map[string]string{
 	"05-exploration-weight.ipynb": {"3,456": "24 conditions × (6 weights × 8 seeds + 4 policies × 24 seeds) in examples/study.json"},
 }
 
-// modelConstants are the engine's constants as prose writes them, with
+// modelConstants are the engine's constants as prose writes them (and a
+// live view's default speed), with
 // what follows from them directly: each replica's capacity (1000/speed
 // req/s), and the built-in scenarios' event times (s), factors, and the
 // slowed replicas' speeds and capacities.
@@ -32,7 +34,7 @@ func modelConstants() []float64 {
 	out := []float64{engine.StepMs, engine.DefaultQueueCap, engine.DefaultRate, engine.DefaultSLO,
 		engine.DefaultWarmup / 1000, engine.DefaultMeasure / 1000, engine.DefaultSeedCount,
 		engine.ReferenceDemand, engine.DefaultJitter, p.Alpha, p.C, p.Ceiling, mean,
-		engine.LiveWindowSize, engine.ThroughputWindow}
+		engine.LiveWindowSize, engine.ThroughputWindow, live.DefaultSpeed}
 	for _, h := range []engine.Heterogeneity{engine.DefaultHeterogeneity, engine.HighHeterogeneity} {
 		speeds, _ := h.Speeds()
 		for _, s := range speeds {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/dsl/symbols"
@@ -145,6 +146,10 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.Event":       {lab.Slow(2, 5), lab.SetRate(240), lab.Fail(3)},
 		"lab.Figure":      {r.fig},
 		"lab.Hooks":       {lab.Hooks{Pick: func(*lab.View) int { return 1 }, Observe: func(int, float64) {}}},
+		"lab.LiveAction":  anys(r.actions),
+		"lab.LiveActions": {r.actions, r.live.Actions(), lab.LiveActions{}},
+		"lab.LiveOption":  {lab.Speed(1000), lab.Fastest()},
+		"lab.LiveView":    {r.live, *r.live, r.wideLive},
 		"lab.Option":      {lab.C(0.9), lab.Alpha(0.3), lab.Ceiling(80)},
 		"lab.Paired":      {r.cmp.Paired("latency-aware", "cost"), *r.cmp.Paired("latency-aware", "cost").Bootstrap()},
 		"lab.PolicySpec":  r.specs,
@@ -189,7 +194,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Replica":         {r.view.Replicas[1]},
 		"engine.ReplicaResult":   {r.run.PerReplica[0]},
 		"engine.ReplicaSnapshot": {r.snapshot.Replicas[0]},
-		"engine.RequestSnapshot": {engine.RequestSnapshot{Seq: 41, Arrival: 1001.25, ServiceMs: 9.8, Done: 1012}},
+		"engine.RequestSnapshot": {r.snapshot.Replicas[0].Requests[0]},
 		"engine.RunResult":       {r.run.RunResult, r.wideRun},
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
@@ -269,6 +274,8 @@ type realValues struct {
 	sim            *engine.Simulator
 	snapshot       engine.Snapshot
 	decision       engine.Decision
+	live, wideLive *lab.LiveView
+	actions        lab.LiveActions
 }
 
 func newRealValues(t *testing.T) *realValues {
@@ -347,6 +354,11 @@ func (r *realValues) liveValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.snapshot = r.sim.Snapshot()
+	// Live views outside a session run to their end at once.
+	r.live = lab.Live(lab.Failure().Rate(150), lab.Adaptive(), 1)
+	r.live.Wait(2 * time.Second)
+	r.actions = append(r.live.At(3, lab.Slow(1, 5)), r.live.Burst(2, 3*time.Second), r.live.Use(lab.LeastQueue()))
+	r.wideLive = lab.Live(lab.NewScenario("wide").Speeds(r.wideSpeeds...).Rate(5000).Measure(1).Warmup(0), lab.LeastQueue(), 1)
 }
 
 func anys[T any](xs []T) []any {
