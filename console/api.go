@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -150,7 +151,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, p *page) {
 	w.WriteHeader(http.StatusOK)
 	st.push(event("hello", mustJSON(s.hello(p))))
 	st.push(event("state", mustJSON(p.state())))
-	st.serve(r.Context(), w)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer context.AfterFunc(p.ctx, cancel)() // a freed page's streams end: the page then starts anew
+	st.serve(ctx, w)
 }
 
 // downloadJSON saves the recorded session as a scenario file.

@@ -45,6 +45,7 @@ type tab struct {
 	shots    string
 	mu       sync.Mutex
 	problems []string
+	expected []string // problems that are not: parts of their text
 }
 
 // browse starts Chromium (one per test) and returns a tab; more tabs of
@@ -121,8 +122,21 @@ func watch(t *testing.T, ctx context.Context) *tab {
 }
 
 func (tb *tab) problem(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
 	tb.mu.Lock()
-	tb.problems = append(tb.problems, fmt.Sprintf(format, a...))
+	defer tb.mu.Unlock()
+	for _, e := range tb.expected {
+		if strings.Contains(msg, e) {
+			return
+		}
+	}
+	tb.problems = append(tb.problems, msg)
+}
+
+// expect says that a problem whose text contains part is expected.
+func (tb *tab) expect(part string) {
+	tb.mu.Lock()
+	tb.expected = append(tb.expected, part)
 	tb.mu.Unlock()
 }
 

@@ -156,6 +156,20 @@ func TestConsoleInChromium(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	tb.save("console-420-top", "")
 	tb.save("console-420", "page")
+
+	// The console frees the page's simulation (as after a long absence):
+	// the page says so and starts a new one.
+	freed := onlyPage(t, c)
+	tb.expect("404 (Not Found) " + c.url + "/api/pages/" + freed.id + "/events") // its stream's reconnection
+	c.srv.mu.Lock()
+	delete(c.srv.pages, freed.id)
+	c.srv.mu.Unlock()
+	freed.release(true)
+	freed.stop()
+	tb.waitFor("a new simulation", `document.getElementById("message").textContent.indexOf("The simulation was restarted") === 0 && +document.documentElement.getAttribute("data-frames") > `+itoa(paused.Frames+5), 20*time.Second)
+	if p := onlyPage(t, c); p.id == freed.id {
+		t.Error("no new page")
+	}
 	tb.checkProblems()
 }
 

@@ -17,5 +17,8 @@
 // reset starts from), policies.go (the --policies file and its contract),
 // compare.go (Compare Policies), cell.go (the saved Go cell), api.go (the
 // remaining handlers) and assets/console.js (the page). docs/console.md is
-// the user's guide.
+// the user's guide; `go generate ./console` makes its screenshots (with
+// Chromium) as TestConsoleScreenshots drives the page.
 package console
+
+//go:generate env ROUTELAB_SCREENSHOTS=../docs/console go test -run ^TestConsoleScreenshots$ -count=1 .

@@ -40,8 +40,8 @@
     es.addEventListener("hello", function (e) { onHello(JSON.parse(e.data)); });
     es.addEventListener("state", function (e) { onState(JSON.parse(e.data)); });
     es.addEventListener("frame", function (e) { render(JSON.parse(e.data).frame); });
-    es.addEventListener("ack", function () { say(""); });
-    es.addEventListener("control-error", function (e) { say(JSON.parse(e.data).error, true); });
+    es.addEventListener("ack", function () { if (page.refused) say(""); });
+    es.addEventListener("control-error", function (e) { say(JSON.parse(e.data).error, true, true); });
     es.addEventListener("problem", function (e) { say(JSON.parse(e.data).error, true); });
     es.onopen = function () { visibility(); };
     es.onerror = function () {
@@ -75,7 +75,10 @@
 
   function visibility() { control({ action: "visibility", hidden: d.hidden }); }
 
-  function say(text, error) {
+  // say shows a message (an error in red); a refused control's message
+  // stays until a control is accepted.
+  function say(text, error, refused) {
+    page.refused = !!refused;
     ui.message.textContent = text;
     ui.message.className = "message" + (error ? " error" : "");
   }
@@ -257,32 +260,35 @@
     }
   }
 
-  // geometry is where marks go, in the cluster's coordinates: the router's
-  // centre, and per replica its in-flight slot and the spacing of its queue.
-  // It is measured afresh for every frame, as rows change height.
+  // geometry is where marks go, in the cluster's coordinates: per replica
+  // where its new requests enter from the router (beside it on a wide
+  // page, below it on a narrow one), its in-flight slot, the spacing of its
+  // queue and where completed requests leave. It is measured afresh for
+  // every frame, as rows change height.
   function geometry() {
-    var box = ui.cluster.getBoundingClientRect();
-    var rt = ui.router.getBoundingClientRect();
-    var g = { router: [rt.left + rt.width / 2 - box.left, rt.top + rt.height / 2 - box.top], lanes: [], exit: box.width + 12 };
+    var box = ui.cluster.getBoundingClientRect(), rt = ui.router.getBoundingClientRect();
+    var lanes = [];
     page.rows.forEach(function (row) {
       var lane = row.lane.getBoundingClientRect(), slot = row.slot.getBoundingClientRect();
-      var cap = 51;
-      g.lanes.push({
-        slot: [slot.left + slot.width / 2 - box.left, slot.top + slot.height / 2 - box.top],
-        step: Math.max(2, Math.min(12, (slot.left - lane.left - 6) / cap))
+      var y = slot.top + slot.height / 2 - box.top, x = slot.left + slot.width / 2 - box.left;
+      var beside = rt.right <= lane.left;
+      lanes.push({
+        entry: beside ? [rt.right - box.left, y] : [rt.left + rt.width / 2 - box.left, rt.bottom - box.top],
+        slot: [x, y], exit: [x + 28, y],
+        step: Math.max(2, Math.min(12, (slot.left - lane.left - 6) / 51))
       });
     });
-    return g;
+    return lanes;
   }
 
   // renderMarks moves each request's mark: new ones start at the router,
   // waiting ones queue to the left of the in-flight slot, and ones that
-  // have left the cluster move out to the right and fade (at once, with
-  // reduced motion).
+  // have completed move on out of the slot and fade (at once, with reduced
+  // motion).
   function renderMarks(f) {
-    var g = geometry(), seen = new Set(), fresh = [];
+    var lanes = geometry(), seen = new Set(), fresh = [];
     f.replicas.forEach(function (r, i) {
-      var lane = g.lanes[i];
+      var lane = lanes[i];
       if (!lane) return;
       (r.requests || []).forEach(function (m, k) {
         seen.add(m.seq);
@@ -292,14 +298,14 @@
         if (!mk) {
           mk = { el: d.createElement("span") };
           mk.el.setAttribute("data-seq", m.seq);
-          place(mk.el, g.router[0], g.router[1]);
+          place(mk.el, lane.entry[0], lane.entry[1]);
           ui.marks.appendChild(mk.el);
           page.marks.set(m.seq, mk);
           fresh.push(mk);
         }
         mk.el.className = "mark" + (m.on_time ? "" : " late");
         mk.el.setAttribute("data-replica", r.id);
-        mk.x = x; mk.y = y; mk.inFlight = q === 0;
+        mk.x = x; mk.y = y; mk.inFlight = q === 0; mk.exit = lane.exit;
       });
     });
     if (fresh.length && !reduced.matches) ui.marks.getBoundingClientRect(); // start new marks at the router
@@ -313,7 +319,7 @@
         mk.el.remove();
         return;
       }
-      if (mk.inFlight) place(mk.el, g.exit, mk.y); // completed: out to the right
+      if (mk.inFlight) place(mk.el, mk.exit[0], mk.exit[1]); // completed: on out of the slot
       mk.el.classList.add("gone");
       setTimeout(function () { mk.el.remove(); }, 500);
     });
