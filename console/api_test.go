@@ -134,7 +134,7 @@ func TestBadControlsErrOnTheirPageOnly(t *testing.T) {
 // period: no page and no session goroutine is left.
 func TestClosingAPageFreesIt(t *testing.T) {
 	before := runtime.NumGoroutine()
-	c := startConsole(t, Config{Grace: 500 * time.Millisecond})
+	c := startConsole(t, Config{}) // the default grace period
 	cl := c.openPage(t, 0)
 	cl.frame(5 * time.Second)
 	if n := c.pageCount(); n != 1 {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/live"
 )
 
@@ -172,4 +173,11 @@ func postJSON(t testing.TB, url, body string, out any) int {
 		}
 	}
 	return resp.StatusCode
+}
+
+// spec finds a policy's spec by name, as engine.RecordedSession.PolicySpec
+// takes it.
+func (set *policySet) spec(name string) (engine.PolicySpec, error) {
+	p, err := set.lookup(name)
+	return p.spec, err
 }

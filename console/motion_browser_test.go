@@ -2,12 +2,14 @@ package console
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // rafCounter counts requestAnimationFrame callbacks from the page's start.
@@ -122,4 +124,34 @@ func onlyPage(t *testing.T, c *testConsole) *page {
 		return p
 	}
 	return nil
+}
+
+// Every control is reached with Tab, in page order, shows where the focus
+// is, and works from the keyboard.
+func TestKeyboardInChromium(t *testing.T) {
+	tb := browse(t, "")
+	c := startConsole(t, Config{})
+	tb.open(c.url+"/", 1280, 900)
+	var order []string
+	for i := 0; i < 30; i++ {
+		tb.run(chromedp.KeyEvent(kb.Tab))
+		var focus struct{ ID, Tag, Outline string }
+		tb.eval(`(function (e) { return { ID: e.id || e.name || e.textContent.trim(), Tag: e.tagName, Outline: getComputedStyle(e).outlineStyle }; })(document.activeElement)`, &focus)
+		if focus.Tag == "BODY" {
+			break
+		}
+		if focus.Outline == "none" {
+			t.Errorf("%s %q has the focus and no outline", focus.Tag, focus.ID)
+		}
+		order = append(order, focus.ID)
+	}
+	want := "policy pause reset burst replica straggler fail recover Advanced controls compare-on compare dl-json dl-go"
+	if got := strings.Join(order, " "); got != want {
+		t.Errorf("Tab visits %q, want %q", got, want)
+	}
+	tb.run(chromedp.Focus("#burst", chromedp.ByQuery), chromedp.KeyEvent(kb.Enter))
+	tb.waitFor("the burst in the timeline", `document.getElementById("timeline").textContent.indexOf("rate 200 req/s") >= 0`, 10*time.Second)
+	tb.run(chromedp.Focus("#pause", chromedp.ByQuery), chromedp.KeyEvent(" "))
+	tb.waitFor("paused", `document.getElementById("pause").getAttribute("aria-pressed") === "true"`, 10*time.Second)
+	tb.checkProblems()
 }

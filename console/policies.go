@@ -143,13 +143,6 @@ func (set *policySet) lookup(name string) (policy, error) {
 	return policy{}, field("policy", name, "one of "+strings.Join(set.names(), ", "))
 }
 
-// spec finds a policy's spec by name (engine.RecordedSession.PolicySpec
-// takes this).
-func (set *policySet) spec(name string) (engine.PolicySpec, error) {
-	p, err := set.lookup(name)
-	return p.spec, err
-}
-
 func (set *policySet) names() []string {
 	out := make([]string, len(set.list))
 	for i, p := range set.list {

@@ -16,8 +16,8 @@
     compare: $("compare"), timeline: $("timeline"), dlJSON: $("dl-json"), dlGo: $("dl-go")
   };
   var page = {
-    id: null, hello: null, state: null, frame: null, source: null, seq: 0,
-    colors: {}, rows: [], marks: new Map(), items: [], frames: 0
+    id: null, state: null, frame: null, source: null, seq: 0,
+    colors: {}, rows: [], marks: new Map(), items: [], frames: 0, refused: false
   };
 
   // ---- the session and its stream ----
@@ -86,7 +86,6 @@
   // ---- what the server tells the page ----
 
   function onHello(h) {
-    page.hello = h;
     page.colors = {};
     ui.policy.textContent = "";
     var groups = {};
