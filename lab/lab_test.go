@@ -288,3 +288,20 @@ func TestValuesShowWhatTheyAre(t *testing.T) {
 		t.Errorf("a run shows %d bytes over several lines: %s", n, run.Text())
 	}
 }
+
+// Times in seconds land on the 0.5 ms grid they name, although seconds ×
+// 1000 misses it in floating point for about 2% of them (0.5005 s is
+// 500.49999999999994 ms): a warm-up or measurement of 500.5 ms is accepted,
+// and an event at 8000.5 ms happens then, not a step later.
+func TestSecondsLandOnTheGrid(t *testing.T) {
+	for i := 0; i <= 2_000_000; i++ {
+		ms := float64(i) * engine.StepMs
+		if got := toMs(ms / 1000); got != ms {
+			t.Fatalf("%v s is %v ms, want %v", ms/1000, got, ms)
+		}
+	}
+	scn, proto, err := NewScenario("x").Warmup(0).Measure(0.5005).At(0.5005, Fail(2)).Engine()
+	if err != nil || proto.Measure != 500.5 || scn.Events[0].At != 500.5 {
+		t.Errorf("measure %v ms, event at %v ms, %v", proto.Measure, scn.Events, err)
+	}
+}

@@ -14,6 +14,7 @@ import (
 // compareConfig holds the flags of `routelab compare`.
 type compareConfig struct {
 	scenario      string
+	scenarioFile  string
 	policies      []string
 	seeds         int
 	firstSeed     uint64
@@ -49,7 +50,8 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
   routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
-  routelab compare --scenario straggler --baseline latency-aware`,
+  routelab compare --scenario straggler --baseline latency-aware
+  routelab compare --scenario-file session.json   # a session saved by routelab console`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -61,6 +63,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
+	f.StringVar(&cfg.scenarioFile, "scenario-file", "", "a scenario file (JSON with a \"scenario\" object, as routelab console saves a session) instead of --scenario")
 	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies")
 	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
@@ -78,28 +81,17 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
 	cfg.paired.bind(cmd, true)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
+	for _, other := range []string{"scenario", "rate", "heterogeneity", "speeds", "queue-cap", "trace"} {
+		cmd.MarkFlagsMutuallyExclusive("scenario-file", other) // the file says all of these
+	}
 	cfg.figures.bind(cmd, "comparison")
 }
 
 // experiment builds the engine experiment the flags describe.
 func (c *compareConfig) experiment() (engine.Experiment, error) {
-	scn, err := engine.BuiltinScenario(c.scenario, c.rate, engine.Heterogeneity(c.heterogeneity))
+	scn, err := c.buildScenario()
 	if err != nil {
 		return engine.Experiment{}, err
-	}
-	if len(c.speeds) > 0 {
-		scn.Speeds = c.speeds
-	}
-	scn.QueueCap = c.queueCap
-	if c.trace != "" {
-		data, err := os.ReadFile(c.trace)
-		if err != nil {
-			return engine.Experiment{}, err
-		}
-		if scn.Trace, err = engine.ReadTrace(strings.NewReader(string(data)), c.trace); err != nil {
-			return engine.Experiment{}, err
-		}
-		scn.Arrivals = engine.Replay
 	}
 	if c.seeds < 1 {
 		return engine.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer >= 1)", c.seeds)
@@ -107,9 +99,15 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 	if c.firstSeed < 1 {
 		return engine.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer >= 1)", c.firstSeed)
 	}
+	proto := engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo}
+	if c.scenarioFile != "" && proto.Validate() == nil {
+		if err := scn.Validate(proto.Horizon()); err != nil {
+			return engine.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
+		}
+	}
 	e := engine.Experiment{
 		Scenario: scn,
-		Protocol: engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo},
+		Protocol: proto,
 		Workers:  c.workers,
 		Keep:     c.keep(),
 	}
@@ -124,6 +122,38 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 		e.Policies = append(e.Policies, p)
 	}
 	return e, nil
+}
+
+// buildScenario is the scenario file's, or the built-in scenario changed
+// by the flags.
+func (c *compareConfig) buildScenario() (engine.Scenario, error) {
+	if c.scenarioFile != "" {
+		data, err := os.ReadFile(c.scenarioFile)
+		if err != nil {
+			return engine.Scenario{}, err
+		}
+		f, err := engine.ParseScenarioFile(data, c.scenarioFile)
+		return f.Scenario, err
+	}
+	scn, err := engine.BuiltinScenario(c.scenario, c.rate, engine.Heterogeneity(c.heterogeneity))
+	if err != nil {
+		return engine.Scenario{}, err
+	}
+	if len(c.speeds) > 0 {
+		scn.Speeds = c.speeds
+	}
+	scn.QueueCap = c.queueCap
+	if c.trace != "" {
+		data, err := os.ReadFile(c.trace)
+		if err != nil {
+			return engine.Scenario{}, err
+		}
+		if scn.Trace, err = engine.ReadTrace(strings.NewReader(string(data)), c.trace); err != nil {
+			return engine.Scenario{}, err
+		}
+		scn.Arrivals = engine.Replay
+	}
+	return scn, nil
 }
 
 // keep is what the command keeps of each run: only its summary, so memory

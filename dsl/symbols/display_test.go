@@ -177,6 +177,10 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.RunSummary":      {r.run.RunSummary, engine.RunSummary{}},
 		"engine.Keep":            {engine.KeepRuns, engine.KeepSummaries},
 		"engine.PolicySwitch":    {engine.PolicySwitch{At: 4500, Policy: engine.LeastQueue()}},
+		"engine.ScenarioFile":    {engine.ScenarioFile{Scenario: r.wide}, engine.ScenarioFile{Scenario: r.wide, Session: recorded()}},
+		"engine.RecordedSession": {*recorded()},
+		"engine.NamedSwitch":     {engine.NamedSwitch{At: 4500.5, Policy: "least-queue"}},
+		"engine.SessionCounts":   {recorded().Counts},
 		"engine.LatencyStats":    {r.run.Latency, engine.Summarize(nil)},
 		"engine.Metric":          anys(engine.Metrics()),
 		"engine.Policy":          r.instances,
@@ -431,4 +435,15 @@ res := lab.Compare(scn, lab.LatencyAware(), spy)`)
 	if strings.Count(b.Text(), "arrivals →") != 2 {
 		t.Errorf("a slice of runs shows %q", b.Text())
 	}
+}
+
+// recorded is a recorded session that switched policy many times (a list
+// to cut).
+func recorded() *engine.RecordedSession {
+	r := &engine.RecordedSession{Seed: 7, Policy: "adaptive", Until: 42500.5,
+		Counts: engine.SessionCounts{Arrivals: 4301, Completed: 4210, Shed: 40, Unfinished: 51}}
+	for i := range 30 {
+		r.Switches = append(r.Switches, engine.NamedSwitch{At: float64(1000 * (i + 1)), Policy: []string{"least-queue", "adaptive"}[i%2]})
+	}
+	return r
 }
