@@ -150,19 +150,35 @@ func drawImportGraph(graph importGraph) []byte {
 	for _, d := range depth {
 		columns = max(columns, d+1)
 	}
+	// An import that skips columns passes through a waypoint in each
+	// column between (Sugiyama's dummy nodes), which is ordered like a
+	// package, so no arrow runs behind a box.
 	col := make([][]string, columns)
 	for p, d := range depth {
 		col[d] = append(col[d], p)
 	}
+	next := map[string][]string{} // towards the imported package
+	prev := map[string][]string{} // towards the importer
+	type route struct {
+		from, to string
+		via      []string
+	}
+	var routes []route
+	for _, e := range graph.reduced() {
+		r := route{from: e[0], to: e[1]}
+		at := e[0]
+		for c := depth[e[0]] - 1; c > depth[e[1]]; c-- {
+			w := fmt.Sprintf("\x00%s→%s@%d", e[0], e[1], c)
+			col[c] = append(col[c], w)
+			next[at], prev[w] = append(next[at], w), append(prev[w], at)
+			r.via, at = append(r.via, w), w
+		}
+		next[at], prev[e[1]] = append(next[at], e[1]), append(prev[e[1]], at)
+		routes = append(routes, r)
+	}
 	// Order the columns to keep arrows short: by name first, then sweeps
 	// that sort each column by the mean row of its neighbours (what it
-	// imports, then what imports it), ties by name.
-	importers := map[string][]string{}
-	for p, imps := range graph {
-		for _, q := range imps {
-			importers[q] = append(importers[q], p)
-		}
-	}
+	// imports, then what imports it), ties kept in place.
 	row := map[string]float64{}
 	place := func(c int, neighbours map[string][]string) {
 		key := map[string]float64{}
@@ -189,21 +205,25 @@ func drawImportGraph(graph importGraph) []byte {
 	}
 	for range 4 {
 		for c := 1; c < columns; c++ {
-			place(c, graph)
+			place(c, next)
 		}
 		for c := columns - 2; c >= 0; c-- {
-			place(c, importers)
+			place(c, prev)
 		}
 	}
 	const (
 		charW, boxH, padX  = 7.8, 30.0, 12.0
 		gapX, gapY, margin = 56.0, 22.0, 16.0
 	)
+	waypoint := func(p string) bool { return strings.HasPrefix(p, "\x00") }
+	boxW := func(p string) float64 { return float64(len(p))*charW + 2*padX }
 	colW := make([]float64, columns)
 	rows := 0
 	for c, ps := range col {
 		for _, p := range ps {
-			colW[c] = max(colW[c], float64(len(p))*charW+2*padX)
+			if !waypoint(p) {
+				colW[c] = max(colW[c], boxW(p))
+			}
 		}
 		rows = max(rows, len(ps))
 	}
@@ -214,13 +234,13 @@ func drawImportGraph(graph importGraph) []byte {
 		width += colW[c] + gapX
 	}
 	width += margin - gapX
-	height := 2*margin + float64(rows)*boxH + float64(rows-1)*gapY + 24
 	tallest := float64(rows)*boxH + float64(rows-1)*gapY
+	height := 2*margin + tallest + 24
 	y := map[string]float64{}
 	for _, ps := range col {
 		h := float64(len(ps))*boxH + float64(len(ps)-1)*gapY
 		for i, p := range ps {
-			y[p] = margin + (tallest-h)/2 + float64(i)*(boxH+gapY)
+			y[p] = margin + (tallest-h)/2 + float64(i)*(boxH+gapY) + boxH/2
 		}
 	}
 	var b strings.Builder
@@ -228,12 +248,22 @@ func drawImportGraph(graph importGraph) []byte {
 	b.WriteString(`<title>routelab's packages: each arrow points from a package to one it imports</title>` + "\n")
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#555"/></marker></defs>` + "\n")
 	fmt.Fprintf(&b, `<rect width="%.0f" height="%.0f" fill="#fff"/>`+"\n", width, height)
-	for _, e := range graph.reduced() {
-		from, to := e[0], e[1]
-		x1, y1 := x[depth[from]], y[from]+boxH/2
-		x2, y2 := x[depth[to]]+float64(len(to))*charW+2*padX, y[to]+boxH/2
-		mid := (x1 + x2) / 2
-		fmt.Fprintf(&b, `<path d="M%.1f,%.1f C%.1f,%.1f %.1f,%.1f %.1f,%.1f" fill="none" stroke="#555" stroke-width="1.3" marker-end="url(#arrow)"/>`+"\n", x1, y1, mid, y1, mid, y2, x2, y2)
+	for _, r := range routes {
+		// Through each waypoint's column straight across, curving between
+		// columns.
+		px, py := x[depth[r.from]], y[r.from]
+		path := fmt.Sprintf("M%.1f,%.1f", px, py)
+		for _, w := range r.via {
+			c := depth[r.from] - 1 - slices.Index(r.via, w)
+			right, left := x[c]+colW[c], x[c]
+			mid := (px + right) / 2
+			path += fmt.Sprintf(" C%.1f,%.1f %.1f,%.1f %.1f,%.1f L%.1f,%.1f", mid, py, mid, y[w], right, y[w], left, y[w])
+			px, py = left, y[w]
+		}
+		tx, ty := x[depth[r.to]]+boxW(r.to), y[r.to]
+		mid := (px + tx) / 2
+		path += fmt.Sprintf(" C%.1f,%.1f %.1f,%.1f %.1f,%.1f", mid, py, mid, ty, tx, ty)
+		fmt.Fprintf(&b, `<path d="%s" fill="none" stroke="#555" stroke-width="1.3" marker-end="url(#arrow)"/>`+"\n", path)
 	}
 	names := make([]string, 0, len(depth))
 	for p := range depth {
@@ -241,9 +271,8 @@ func drawImportGraph(graph importGraph) []byte {
 	}
 	slices.Sort(names)
 	for _, p := range names {
-		w := float64(len(p))*charW + 2*padX
-		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.0f" rx="5" fill="#eef3fb" stroke="#3b6db3"/>`+"\n", x[depth[p]], y[p], w, boxH)
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#111">%s</text>`+"\n", x[depth[p]]+padX, y[p]+boxH/2+4.5, html.EscapeString(p))
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.0f" rx="5" fill="#eef3fb" stroke="#3b6db3"/>`+"\n", x[depth[p]], y[p]-boxH/2, boxW(p), boxH)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" fill="#111">%s</text>`+"\n", x[depth[p]]+padX, y[p]+4.5, html.EscapeString(p))
 	}
 	fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" fill="#555" font-size="12">generated from go list -deps ./cmd/routelab; an import implied by others is not drawn</text>`+"\n", margin, height-margin+4)
 	b.WriteString("</svg>\n")
