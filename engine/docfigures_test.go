@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -55,8 +54,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
-
-var errNotRecorded = errors.New("not recorded")
 
 // checkValidationDoc compares (or with -update rewrites) the recorded
 // figures with the page.
