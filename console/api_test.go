@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -34,7 +35,7 @@ func TestPageStreamsAndControls(t *testing.T) {
 	for _, p := range h.Policies {
 		colors[p.Name] = p.Color
 	}
-	if colors["adaptive"] != plot.AccentColor || len(h.Policies) != 6 || h.Protocol != "10 seeds, 3 s warm-up + 12 s measured, SLO 50 ms" {
+	if colors["adaptive"] != plot.AccentColor || len(h.Policies) != len(engine.PolicyNames()) || h.Protocol != "10 seeds, 3 s warm-up + 12 s measured, SLO 50 ms" {
 		t.Errorf("hello: %+v", h)
 	}
 	var st stateMessage

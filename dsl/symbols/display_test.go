@@ -288,7 +288,7 @@ func newRealValues(t *testing.T) *realValues {
 	spy := lab.Picker("spy", func(v *lab.View) int { r.view = copyView(v); return v.Eligible[0].ID })
 	stateful := lab.Stateful("stateful", func() lab.Hooks { return lab.Hooks{Pick: func(v *lab.View) int { return v.Eligible[0].ID }} })
 	cost := lab.Policy("cost", func(rep lab.Replica) float64 { return float64(rep.Outstanding) })
-	r.specList = []engine.PolicySpec{lab.RoundRobin(), lab.LeastQueue(), lab.LatencyAware(), lab.Adaptive(lab.C(0.1)), lab.Random(), lab.P2C(), cost, spy, stateful}
+	r.specList = []engine.PolicySpec{lab.RoundRobin(), lab.LeastQueue(), lab.LatencyAware(), lab.Adaptive(lab.C(0.1)), lab.Random(), lab.P2C(), lab.WeightedRR(), cost, spy, stateful}
 	r.cmp = lab.Compare(r.scn, r.specList...)
 	r.run = lab.Run(r.scn, lab.Adaptive(), 3)
 	r.sweep = lab.Sweep(lab.Steady().Seeds(2).Measure(2), []float64{100, 200}, lab.LeastQueue(), lab.RoundRobin())

@@ -114,6 +114,7 @@ func init() {
 		"VerdictTooFewSeeds":    reflect.ValueOf(constant.MakeFromLiteral("\"fewer than 2 seeds with both values\"", token.STRING, 0)),
 		"VerdictUndecided":      reflect.ValueOf(constant.MakeFromLiteral("\"not distinguishable from zero at 95 %\"", token.STRING, 0)),
 		"VerdictWorse":          reflect.ValueOf(constant.MakeFromLiteral("\"worse\"", token.STRING, 0)),
+		"WeightedRoundRobin":    reflect.ValueOf(engine.WeightedRoundRobin),
 		"WriteCSV":              reflect.ValueOf(engine.WriteCSV),
 
 		// type definitions

@@ -44,6 +44,7 @@ func init() {
 		"Straggler":    reflect.ValueOf(lab.Straggler),
 		"Study":        reflect.ValueOf(lab.Study),
 		"Sweep":        reflect.ValueOf(lab.Sweep),
+		"WeightedRR":   reflect.ValueOf(lab.WeightedRR),
 
 		// type definitions
 		"Comparison":  reflect.ValueOf((*lab.Comparison)(nil)),

@@ -152,5 +152,6 @@ func LabDocs() map[string]string {
 		"SweepResult.Chart":      "func (s *SweepResult) Chart() *Figure\n\nChart draws p99 and attainment against the arrival rate per policy.",
 		"SweepResult.Paired":     "func (s *SweepResult) Paired(a, b string) *engine.SweepPaired\n\nPaired compares policy b with the baseline a at every rate of the sweep,\nseed by seed, with paired t-intervals: the uncertainty of each point.",
 		"View":                   "type View = engine.View\n\nView is the router's picture of the cluster at one decision.",
+		"WeightedRR":             "func WeightedRR(opts ...Option) PolicySpec\n\nWeightedRR is smooth weighted round robin with weights 1/(EWMA service\ntime): each replica gets its estimated service rate's share, interleaved;\nit takes lab.Alpha.",
 	}
 }
