@@ -20,11 +20,11 @@ const lightWaitMillis = 5000
 
 // fragmentConfig varies the one fragment template between uses.
 type fragmentConfig struct {
-	lib   string // gzip+base64 library, "" when the page provides it
-	width string // CSS width of the container
-	theme Theme
-	still bool // draw without animation (exports)
-	wait  int  // milliseconds to wait for a library this fragment lacks
+	lib    string // gzip+base64 library, "" when the page provides it
+	static bool   // draw the static option at the export size (exports)
+	width  string // CSS width of the container
+	theme  Theme
+	wait   int // milliseconds to wait for a library this fragment lacks
 }
 
 // Fragment returns the figure as one self-contained text/html snippet for a
@@ -72,11 +72,16 @@ func (f *Figure) fragment(c fragmentConfig) string {
 	var b strings.Builder
 	b.Grow(len(c.lib) + len(f.optionJS) + len(runtimeJS) + 512)
 	label := html.EscapeString(f.label())
-	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="width:%s;height:%dpx;">`+placeholder+`</div>`,
-		f.id, f.key, label, c.width, f.height, label)
+	option, height := f.optionJS, f.htmlHeight
+	if c.static {
+		option, height = f.staticJS, f.height
+	}
+	style, content := fmt.Sprintf("width:%s;height:%dpx;", c.width, height), fmt.Sprintf(placeholder, label)
+	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="%s">%s</div>`,
+		f.id, f.key, label, style, content)
 	b.WriteString("\n<script type=\"text/javascript\">\n(")
 	b.WriteString(strings.TrimSpace(runtimeJS))
-	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, still: %t, wait: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
-		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.still, c.wait, lib, f.optionJS)
+	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, wait: %d, height: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
+		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.wait, height, lib, option)
 	return b.String()
 }

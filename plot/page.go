@@ -109,7 +109,7 @@ func exportPage(f *Figure) ([]byte, error) {
 	if err := writePageHead(&b, f.label(), style); err != nil {
 		return nil, err
 	}
-	b.WriteString(f.fragment(fragmentConfig{width: fmt.Sprintf("%dpx", f.width), theme: theme, still: true}))
+	b.WriteString(f.fragment(fragmentConfig{width: fmt.Sprintf("%dpx", f.width), theme: theme, static: true}))
 	b.WriteString("\n</body>\n</html>\n")
 	return b.Bytes(), nil
 }

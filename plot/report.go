@@ -26,7 +26,7 @@ func Report(c *engine.Comparison, options ...Option) (*ComparisonReport, error) 
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
-	s, err := applyOptions(options, defaultWidth, defaultHeight)
+	s, err := applyOptions(options, defaultWidth)
 	if err != nil {
 		return nil, err
 	}
