@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"os"
 	"regexp"
 )
 
@@ -63,7 +62,7 @@ func (p *Page) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, page, 0o644)
+	return WriteFile(path, page)
 }
 
 const pageStyle = `:root { color-scheme: light dark; }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"os"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
@@ -120,5 +119,5 @@ func (r *ComparisonReport) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, page, 0o644)
+	return WriteFile(path, page)
 }
