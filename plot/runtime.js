@@ -85,8 +85,9 @@ function (spec) {
   function mount(echarts) {
     var theme = spec.theme === "auto" ? detect() : spec.theme;
     el.setAttribute("data-routelab-theme", theme);
-    el.textContent = ""; // the placeholder for pages without scripts
+    el.textContent = ""; // the placeholder or static figure for pages without scripts
     el.style.height = spec.height + "px";
+    el.style.maxWidth = "";
     var chart = echarts.init(el, theme === "dark" ? "dark" : null, { renderer: "canvas" });
     var option = spec.option();
     var tb = option.toolbox, save = tb && tb.feature && tb.feature.saveAsImage;
