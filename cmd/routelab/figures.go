@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
@@ -10,7 +9,7 @@ import (
 
 // figureFiles are the optional figure outputs of a command.
 type figureFiles struct {
-	html, svg, png string
+	html, svg, png, pdf string
 }
 
 func (f *figureFiles) bind(cmd *cobra.Command, what string) {
@@ -18,9 +17,10 @@ func (f *figureFiles) bind(cmd *cobra.Command, what string) {
 	fl.StringVar(&f.html, "html", "", "also write a standalone HTML report (works offline) to this file")
 	fl.StringVar(&f.svg, "svg", "", "also write the "+what+" figure as SVG to this file")
 	fl.StringVar(&f.png, "png", "", "also write the "+what+" figure as PNG to this file (needs Chromium)")
+	fl.StringVar(&f.pdf, "pdf", "", "also write the "+what+" figure as vector PDF to this file (needs Chromium)")
 }
 
-func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" }
+func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" || f.pdf != "" }
 
 // export builds the figure, only when a figure file was asked for, and
 // writes it (page renders the HTML document) to the requested files.
@@ -32,30 +32,26 @@ func (f *figureFiles) export(ctx context.Context, build func() (*plot.Figure, er
 	if err != nil {
 		return err
 	}
-	if f.html != "" {
-		data, err := page(fig)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(f.html, data, 0o644); err != nil {
-			return err
-		}
+	outputs := []struct {
+		path   string
+		render func() ([]byte, error)
+	}{
+		{f.html, func() ([]byte, error) { return page(fig) }},
+		{f.svg, func() ([]byte, error) { s, err := fig.SVGContext(ctx); return []byte(s), err }},
+		{f.png, func() ([]byte, error) { return fig.PNGContext(ctx) }},
+		{f.pdf, func() ([]byte, error) { return fig.PDFContext(ctx) }},
 	}
-	if f.svg != "" {
-		svg, err := fig.SVGContext(ctx)
+	for _, o := range outputs {
+		if o.path == "" {
+			continue
+		}
+		data, err := o.render()
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(f.svg, []byte(svg), 0o644); err != nil {
+		if err := plot.WriteFile(o.path, data); err != nil {
 			return err
 		}
-	}
-	if f.png != "" {
-		data, err := fig.PNGContext(ctx)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(f.png, data, 0o644)
 	}
 	return nil
 }
