@@ -58,7 +58,7 @@ func (p *Paired) Chart() *Figure {
 	if p.c == nil {
 		failf("Paired.Chart", "empty paired comparison (Comparison.Paired makes one)")
 	}
-	return p.c.env.figure(plot.Paired(p.c.Comparison, p.a, p.b))
+	return p.c.env.figure(func(w int) (*plot.Figure, error) { return plot.Paired(p.c.Comparison, p.a, p.b, width(w)...) })
 }
 
 // Save writes the statistics: .json (what was compared and a record per

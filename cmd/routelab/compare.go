@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
@@ -32,6 +33,7 @@ type compareConfig struct {
 	csvSummary    bool
 	paired        pairedFlags
 	figures       figureFiles
+	table         string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -56,7 +58,19 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.bind(cmd)
+	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the summary table to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	return cmd
+}
+
+// tableFormat is the format --table's extension asks for.
+func tableFormat(path string) (string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".tex":
+		return plot.TableLaTeX, nil
+	case ".md":
+		return plot.TableMarkdown, nil
+	}
+	return "", fmt.Errorf("--table %s: unknown extension (want .tex for LaTeX or .md for Markdown)", path)
 }
 
 // bind declares the flags of a comparison on cmd.
@@ -167,6 +181,13 @@ func (c *compareConfig) keep() engine.Keep {
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
+	format := ""
+	if c.table != "" {
+		var err error
+		if format, err = tableFormat(c.table); err != nil {
+			return err
+		}
+	}
 	e, err := c.experiment()
 	if err != nil {
 		return err
@@ -190,6 +211,15 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	}
 	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
+	}
+	if format != "" {
+		table, err := plot.ComparisonTableAs(res, format)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+			return err
+		}
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
 		func(*plot.Figure) ([]byte, error) {
