@@ -75,6 +75,10 @@ var parts = map[string]part{
 	"compare.p99-range":      compareP99Range,
 	"compare.spread-rr":      compareSpreadRoundRobin,
 	"compare.spread-latency": compareSpreadLatency,
+	"compare.p90-t":          compareP90T,
+	"compare.p90-bootstrap":  compareP90Bootstrap,
+	"compare.p99-wins":       compareP99Wins,
+	"compare.ratios":         compareRatios,
 }
 
 // File is a whole file docgen writes.
