@@ -184,9 +184,9 @@ func (f *Figure) at(w int, op string) *plot.Figure {
 	return pf
 }
 
-// Light returns the figure without the ECharts library inside (about 11 KB
-// instead of 450 KB), for notebooks where an earlier figure already brought
-// it; on its own it waits briefly, then says how to fix the page.
+// Light returns the figure without the ECharts library inside (a few
+// percent of its size), for notebooks where an earlier figure already
+// brought it; on its own it waits briefly, then says how to fix the page.
 func (f *Figure) Light() *Figure { return &Figure{f: f.f.Light(), env: f.env, build: f.build} }
 
 // Paper lays the figure out again for a page inches wide — lab.OneColumn
