@@ -140,6 +140,17 @@ func (s *StudyResult) Chart() *Figure {
 	return s.env.figure(func(w int) (*plot.Figure, error) { return plot.StudyHeatmap(s.StudyResult, width(w)...) })
 }
 
+// Table returns the study's scores — each weight's development attainment
+// with its standard error and the selection margin, then the validation —
+// as "latex" (booktabs) or "markdown", for a write-up.
+func (s *StudyResult) Table(format string) string {
+	t, err := plot.StudyTableAs(s.StudyResult, format)
+	if err != nil {
+		fail("StudyResult.Table", err)
+	}
+	return t
+}
+
 // Figure is a chart ready to show in a cell (interactive HTML that works
 // offline, with a static SVG for viewers that run no script) or to save for
 // a write-up.

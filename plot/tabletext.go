@@ -80,15 +80,62 @@ func tableNote(c *engine.Comparison) string {
 	return fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. — : undefined (no completed cohort request).", len(c.Seeds))
 }
 
-// latexTable is the table as a LaTeX table environment with booktabs rules.
-func latexTable(c *engine.Comparison) string {
+// textTable is a table for LaTeX and Markdown: a title (the Markdown
+// headline, the LaTeX caption's start), heads with units under them, rows,
+// each column's alignment ('l' or 'r'), and a note after it.
+type textTable struct {
+	name, setup  string
+	heads, units []string
+	rows         [][]textCell
+	align        []byte
+	note         string
+}
+
+// comparisonTable is the comparison's summary table: names left, numbers
+// right.
+func comparisonTable(c *engine.Comparison) textTable {
 	heads, units, rows := tableRows(c)
+	align := []byte("l" + strings.Repeat("r", len(heads)-1))
+	return textTable{name: c.Scenario.Name, setup: setupLine(c), heads: heads, units: units, rows: rows, align: align, note: tableNote(c)}
+}
+
+// engineTable is one of the engine's text tables (paired statistics, a
+// study's scores).
+func engineTable(t engine.Table) textTable {
+	out := textTable{name: t.Title, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
+	for i := range t.Head {
+		a := byte('r')
+		if i < t.TextColumns || (t.TextLast && i == len(t.Head)-1) {
+			a = 'l'
+		}
+		out.align = append(out.align, a)
+	}
+	for _, r := range t.Rows {
+		row := make([]textCell, len(r))
+		for i, v := range r {
+			row[i] = textCell{text: v}
+		}
+		out.rows = append(out.rows, row)
+	}
+	return out
+}
+
+func latexTable(c *engine.Comparison) string { return comparisonTable(c).latex() }
+
+func markdownTable(c *engine.Comparison) string { return comparisonTable(c).markdown() }
+
+// latex is the table as a LaTeX table environment with booktabs rules.
+func (t textTable) latex() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%% routelab: %s (needs \\usepackage{booktabs})\n", latexEscape(c.Scenario.Name))
+	fmt.Fprintf(&b, "%% routelab: %s (needs \\usepackage{booktabs})\n", latexEscape(t.name))
 	b.WriteString("\\begin{table}[t]\n\\centering\n\\small\n")
-	fmt.Fprintf(&b, "\\begin{tabular}{l%s}\n\\toprule\n", strings.Repeat("r", len(heads)-1))
-	b.WriteString(latexRow(heads) + latexRow(units) + "\\midrule\n")
-	for _, row := range rows {
+	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", t.align)
+	b.WriteString(latexRow(t.heads))
+	if strings.Join(t.units, "") != "" {
+		b.WriteString(latexRow(t.units))
+	}
+	b.WriteString("\\midrule\n")
+	for _, row := range t.rows {
 		cells := make([]string, len(row))
 		for i, cell := range row {
 			cells[i] = latexEscape(cell.text)
@@ -99,8 +146,12 @@ func latexTable(c *engine.Comparison) string {
 		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
-	fmt.Fprintf(&b, "\\caption{%s: %s. %s}\n", latexEscape(c.Scenario.Name), latexEscape(setupLine(c)), latexEscape(tableNote(c)))
-	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", labelKey(c.Scenario.Name))
+	caption := latexEscape(t.name)
+	if t.setup != "" {
+		caption += ": " + latexEscape(t.setup)
+	}
+	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexEscape(t.note))
+	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", labelKey(t.name))
 	return b.String()
 }
 
@@ -136,20 +187,25 @@ func labelKey(name string) string {
 	return k
 }
 
-// markdownTable is the table as a Markdown pipe table under a caption line.
-func markdownTable(c *engine.Comparison) string {
-	heads, units, rows := tableRows(c)
+// markdown is the table as a Markdown pipe table under a caption line.
+func (t textTable) markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** — %s\n\n", markdownEscape(c.Scenario.Name), markdownEscape(setupLine(c)))
-	head := make([]string, len(heads))
-	align := make([]string, len(heads))
-	for i := range heads {
-		head[i] = strings.TrimSpace(markdownEscape(heads[i]) + " " + markdownEscape(units[i]))
-		align[i] = "--:"
+	fmt.Fprintf(&b, "**%s**", markdownEscape(t.name))
+	if t.setup != "" {
+		fmt.Fprintf(&b, " — %s", markdownEscape(t.setup))
 	}
-	align[0] = ":--"
+	b.WriteString("\n\n")
+	head := make([]string, len(t.heads))
+	align := make([]string, len(t.heads))
+	for i := range t.heads {
+		head[i] = strings.TrimSpace(markdownEscape(t.heads[i]) + " " + markdownEscape(t.units[i]))
+		align[i] = "--:"
+		if t.align[i] == 'l' {
+			align[i] = ":--"
+		}
+	}
 	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(align, "|") + "|\n")
-	for _, row := range rows {
+	for _, row := range t.rows {
 		cells := make([]string, len(row))
 		for i, cell := range row {
 			cells[i] = markdownEscape(cell.text)
@@ -159,8 +215,42 @@ func markdownTable(c *engine.Comparison) string {
 		}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	b.WriteString("\n" + markdownEscape(tableNote(c)) + "\n")
+	b.WriteString("\n" + markdownEscape(t.note) + "\n")
 	return b.String()
+}
+
+// PairedTableAs returns paired statistics (the table routelab compare
+// --baseline prints) as "latex" or "markdown".
+func PairedTableAs(p *engine.Paired, format string) (string, error) {
+	if p == nil || len(p.Stats) == 0 {
+		return "", errors.New("plot: no paired statistics to tabulate")
+	}
+	return tablesAs(format, p.Table())
+}
+
+// StudyTableAs returns a study's scores — development weights with their
+// standard errors and the selection margin, then the validation — as
+// "latex" or "markdown": two tables, one after the other.
+func StudyTableAs(r *engine.StudyResult, format string) (string, error) {
+	if r == nil {
+		return "", errors.New("plot: nil study result")
+	}
+	return tablesAs(format, r.Tables()...)
+}
+
+func tablesAs(format string, tables ...engine.Table) (string, error) {
+	var out []string
+	for _, t := range tables {
+		switch format {
+		case TableLaTeX:
+			out = append(out, engineTable(t).latex())
+		case TableMarkdown:
+			out = append(out, engineTable(t).markdown())
+		default:
+			return "", fmt.Errorf("plot: table format %q is not one of %s, %s", format, TableLaTeX, TableMarkdown)
+		}
+	}
+	return strings.Join(out, "\n"), nil
 }
 
 // markdownEscaper keeps names text: Markdown's punctuation is escaped and

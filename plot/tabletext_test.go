@@ -112,3 +112,73 @@ func TestMarkdownTable(t *testing.T) {
 		t.Errorf("unknown format: err = %v", err)
 	}
 }
+
+// Paired statistics and a study's scores make LaTeX that parses and
+// Markdown with one cell per column; each row is the engine's text table
+// row, escaped.
+func TestPairedAndStudyTables(t *testing.T) {
+	p, err := testComparison(t, "straggler").Paired(engine.PairedOptions{Baseline: "latency-aware"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := testStudy(t)
+	for _, c := range []struct {
+		name   string
+		tables []engine.Table
+		make   func(format string) (string, error)
+	}{
+		{"paired", []engine.Table{p.Table()}, func(f string) (string, error) { return PairedTableAs(p, f) }},
+		{"study", study.Tables(), func(f string) (string, error) { return StudyTableAs(study, f) }},
+	} {
+		tex, err := c.make(TableLaTeX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := strings.Split(tex, "\n% routelab: ")
+		if len(parts) != len(c.tables) {
+			t.Fatalf("%s: %d LaTeX tables, want %d", c.name, len(parts), len(c.tables))
+		}
+		for i, part := range parts {
+			checkLaTeX(t, part, len(c.tables[i].Head))
+		}
+		md, err := c.make(TableMarkdown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int
+		for _, line := range strings.Split(md, "\n") {
+			if strings.HasPrefix(line, "| ") {
+				rows++
+			}
+		}
+		want := 0
+		for _, tb := range c.tables {
+			want += 1 + len(tb.Rows)
+			for _, r := range tb.Rows {
+				if !strings.Contains(md, "| "+strings.Join(mapStrings(r, markdownEscape), " | ")+" |") {
+					t.Errorf("%s: the Markdown lacks the row %q", c.name, r)
+				}
+			}
+		}
+		if rows != want {
+			t.Errorf("%s: %d Markdown rows, want %d:\n%s", c.name, rows, want, md)
+		}
+		if _, err := c.make(TableHTML); err == nil {
+			t.Errorf("%s: html is not a format of these tables, yet no error", c.name)
+		}
+	}
+	if len(p.Table().Rows) != 3*len(engine.PairedMetricKeys()) {
+		t.Errorf("paired rows: %d, want 3 policies × %d metrics", len(p.Table().Rows), len(engine.PairedMetricKeys()))
+	}
+	if _, err := PairedTableAs(nil, TableLaTeX); err == nil {
+		t.Error("a nil paired result tabulates without error")
+	}
+}
+
+func mapStrings(in []string, f func(string) string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = f(s)
+	}
+	return out
+}

@@ -58,7 +58,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.bind(cmd)
-	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the summary table to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
+	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the summary table (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	return cmd
 }
 
@@ -214,6 +214,11 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	}
 	if format != "" {
 		table, err := plot.ComparisonTableAs(res, format)
+		if err == nil && p != nil {
+			var paired string
+			paired, err = plot.PairedTableAs(p, format)
+			table += "\n" + paired
+		}
 		if err != nil {
 			return err
 		}

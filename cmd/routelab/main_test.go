@@ -261,6 +261,35 @@ func TestCompareWritesTables(t *testing.T) {
 	}
 }
 
+// With --baseline the table file holds the paired table after the summary;
+// study --table writes the scores, then the paired table.
+func TestTablesOfPairedAndStudy(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args  []string
+		heads []string
+	}{
+		{[]string{"compare", "--scenario", "straggler", "--seeds", "3", "--baseline", "latency-aware"}, []string{"| policy | runs |", "| policy | metric | seeds | mean Δ |"}},
+		{[]string{"study", "../../examples/study.json", "--baseline", "latency-aware"}, []string{"| c | mean attainment |", "| policy | mean attainment |", "| policy | metric | seeds | mean Δ |"}},
+	} {
+		path := filepath.Join(dir, c.args[0]+".md")
+		_, stderr, code := runCLI(t, append(c.args, "--table", path)...)
+		data, err := os.ReadFile(path)
+		if code != 0 || err != nil {
+			t.Fatalf("%v: exit %d, %s, %v", c.args, code, stderr, err)
+		}
+		at := 0
+		for _, h := range c.heads {
+			i := strings.Index(string(data[at:]), h)
+			if i < 0 {
+				t.Errorf("%s: no table headed %q after byte %d:\n%s", path, h, at, data)
+				break
+			}
+			at += i + len(h)
+		}
+	}
+}
+
 // checkWrote requires stderr to be one "wrote PATH (SIZE)" line per file
 // written, in order, with its size.
 func checkWrote(t *testing.T, stderr string, paths ...string) {

@@ -18,6 +18,7 @@ type studyConfig struct {
 	workers int
 	paired  pairedFlags
 	figures figureFiles
+	table   string
 }
 
 func newStudyCmd() *cobra.Command {
@@ -44,10 +45,18 @@ differences from NAME.`,
 	cfg.paired.bind(cmd, false)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
 	cfg.figures.bind(cmd, "study heat-map")
+	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the scores (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	return cmd
 }
 
 func (c *studyConfig) run(cmd *cobra.Command, file string) error {
+	format := ""
+	if c.table != "" {
+		var err error
+		if format, err = tableFormat(c.table); err != nil {
+			return err
+		}
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -74,6 +83,20 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	}
 	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
+	}
+	if format != "" {
+		table, err := plot.StudyTableAs(res, format)
+		if err == nil && p != nil {
+			var paired string
+			paired, err = plot.PairedTableAs(p, format)
+			table += "\n" + paired
+		}
+		if err != nil {
+			return err
+		}
+		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+			return err
+		}
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
 }
