@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+)
 
 // Table is a result as a table of text, for writers of other formats
 // (LaTeX, Markdown): what it shows, its column heads, its rows, which
@@ -42,4 +46,26 @@ func (r *StudyResult) Tables() []Table {
 		validation.Rows = append(validation.Rows, []string{v.Name, Dash("%.4f%%", 100*v.MeanAttainment), Dash("%.4f", 100*v.StdErr), fmt.Sprint(v.Runs)})
 	}
 	return []Table{weights, validation}
+}
+
+// String lays the table out as text: its title, aligned columns, its note.
+func (t Table) String() string {
+	var b strings.Builder
+	b.WriteString(t.Title + "\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, r := range append([][]string{t.Head}, t.Rows...) {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	if t.Note != "" {
+		b.WriteString(t.Note + "\n")
+	}
+	return b.String()
+}
+
+// HTML shows the table as a sheet: its title, the rows, its note.
+func (t Table) HTML() string {
+	sh := sheet{title: t.Title, note: t.Note}
+	sh.addGrid("rows", t.Head, len(t.Rows), func(i int) []string { return t.Rows[i] })
+	return sh.html()
 }
