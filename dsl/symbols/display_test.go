@@ -183,6 +183,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
+		"engine.Shard":           {engine.Shard{Index: 2, Count: 7}},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},
 		"engine.Simulator":       {r.sim, *r.sim},
 		"engine.Snapshot":        {r.snapshot},
