@@ -288,3 +288,18 @@ func TestValuesShowWhatTheyAre(t *testing.T) {
 		t.Errorf("a run shows %d bytes over several lines: %s", n, run.Text())
 	}
 }
+
+// An Env's OnPolicy hears of every scripted policy it makes, in order; a
+// refused one is not reported.
+func TestOnPolicyHearsScriptedPolicies(t *testing.T) {
+	var heard []string
+	e := &Env{OnPolicy: func(p PolicySpec) { heard = append(heard, p.Name+" ("+string(p.Kind)+")") }}
+	e.Policy("cost", func(Replica) float64 { return 0 })
+	e.Picker("pick", func(v *View) int { return v.Eligible[0].ID })
+	panics(t, func() { e.Picker("", func(*View) int { return 1 }) })
+	e.Stateful("state", func() Hooks { return Hooks{Pick: func(v *View) int { return v.Eligible[0].ID }} })
+	want := "cost (cost function), pick (picker), state (stateful)"
+	if got := strings.Join(heard, ", "); got != want {
+		t.Errorf("heard %s, want %s", got, want)
+	}
+}
