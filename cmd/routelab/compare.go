@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,7 @@ type compareConfig struct {
 	csv           bool
 	csvSummary    bool
 	figures       figureFiles
+	scripts       policySet // the policy files of --policies, loaded by experiment
 }
 
 func newCompareCmd() *cobra.Command {
@@ -46,7 +48,8 @@ Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
 Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
-  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv`,
+  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
+  routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -58,7 +61,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
-	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies")
+	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies: built-in names and policy files FILE.go (Go scripts whose lab.Policy, lab.Picker and lab.Stateful policies join in the order made)")
 	f.IntVar(&cfg.seeds, "seeds", 10, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
@@ -77,8 +80,9 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	cfg.figures.bind(cmd, "comparison")
 }
 
-// experiment builds the engine experiment the flags describe.
-func (c *compareConfig) experiment() (engine.Experiment, error) {
+// experiment builds the engine experiment the flags describe, loading the
+// policy files into c.scripts (stderr gets what they print).
+func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engine.Experiment, error) {
 	scn, err := engine.BuiltinScenario(c.scenario, c.rate, engine.Heterogeneity(c.heterogeneity))
 	if err != nil {
 		return engine.Experiment{}, err
@@ -112,14 +116,8 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 	for i := 0; i < c.seeds; i++ {
 		e.Seeds = append(e.Seeds, c.firstSeed+uint64(i))
 	}
-	for _, name := range c.policies {
-		p, err := engine.PolicyByName(strings.TrimSpace(name))
-		if err != nil {
-			return engine.Experiment{}, err
-		}
-		e.Policies = append(e.Policies, p)
-	}
-	return e, nil
+	e.Policies, err = c.scripts.resolve(ctx, c.policies, stderr)
+	return e, err
 }
 
 // keep is what the command keeps of each run: only its summary, so memory
@@ -133,13 +131,14 @@ func (c *compareConfig) keep() engine.Keep {
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
-	e, err := c.experiment()
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	defer c.scripts.Close()
+	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
-	ctx, stop := interruptible(cmd)
-	defer stop()
 	res, err := engine.Compare(ctx, e)
 	if err != nil {
 		return err

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/routelab/routelab/engine"
@@ -13,10 +16,12 @@ import (
 )
 
 type studyConfig struct {
-	json    bool
-	csv     bool
-	workers int
-	figures figureFiles
+	json     bool
+	csv      bool
+	workers  int
+	figures  figureFiles
+	policies []string  // policy files whose policies join the validation
+	scripts  policySet // the policy files, loaded
 }
 
 func newStudyCmd() *cobra.Command {
@@ -29,7 +34,8 @@ attainment, every condition weighted equally), then validates every policy on se
 seeds. examples/study.json is the specification's protocol: 24 conditions, 6 weights,
 8 development seeds (1,152 runs) and 24 validation seeds (576 runs per policy).`,
 		Example: `  routelab study examples/study.json
-  routelab study examples/study.json --csv > runs.csv`,
+  routelab study examples/study.json --csv > runs.csv
+  routelab study examples/study.json --policies examples/custom-policy/main.go`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
@@ -37,6 +43,7 @@ seeds. examples/study.json is the specification's protocol: 24 conditions, 6 wei
 	cmd.Flags().BoolVar(&cfg.csv, "csv", false, "write every run as CSV")
 	cmd.Flags().IntVar(&cfg.workers, "workers", 0, "parallel runs (0: one per CPU); results do not depend on it")
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose scripted policies the validation phase runs beside the study's own")
 	cfg.figures.bind(cmd, "study heat-map")
 	return cmd
 }
@@ -52,6 +59,10 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
+	defer c.scripts.Close()
+	if sc, err = c.withScripted(ctx, cmd.ErrOrStderr(), sc); err != nil {
+		return err
+	}
 	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {
 		return err
@@ -60,6 +71,26 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		return err
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
+}
+
+// withScripted adds the policies of the policy files to the study's
+// validation, after its own.
+func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc engine.StudyConfig) (engine.StudyConfig, error) {
+	for _, entry := range c.policies {
+		if !isPolicyFile(strings.TrimSpace(entry)) {
+			return sc, fmt.Errorf("--policies: %q is not a policy file FILE.go (the study's built-in policies are listed in its file)", entry)
+		}
+	}
+	scripted, err := c.scripts.resolve(ctx, c.policies, stderr)
+	if err != nil {
+		return sc, err
+	}
+	sc.Policies = slices.Clone(sc.Policies)
+	for _, p := range scripted {
+		sc.Policies = append(sc.Policies, p.Name)
+	}
+	sc.Scripted = scripted
+	return sc, sc.Validate()
 }
 
 func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {

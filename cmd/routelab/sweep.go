@@ -35,20 +35,22 @@ It takes every flag of compare except --rate.`,
 }
 
 func (c *sweepConfig) run(cmd *cobra.Command) error {
-	e, err := c.experiment()
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	defer c.scripts.Close()
+	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
 	if len(c.rates) == 0 {
 		return fmt.Errorf("--rates: none given (want at least one rate)")
 	}
-	ctx, stop := interruptible(cmd)
-	defer stop()
-	res, err := engine.RunSweep(ctx, engine.Sweep{
+	sw := engine.Sweep{
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
 		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Keep: e.Keep,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
-	})
+	}
+	res, err := engine.RunSweep(ctx, sw)
 	if err != nil {
 		return err
 	}
