@@ -31,6 +31,7 @@ type compareConfig struct {
 	csv           bool
 	csvSummary    bool
 	figures       figureFiles
+	shard         shardFlags
 	scripts       policySet // the policy files of --policies, loaded by experiment
 }
 
@@ -49,7 +50,8 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
   routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
-  routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go`,
+  routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go
+  routelab compare --scenario burst --seeds 1000 --shard 3/8 --out shard-3.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -78,6 +80,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
 	cfg.figures.bind(cmd, "comparison")
+	cfg.shard.bind(cmd)
 }
 
 // experiment builds the engine experiment the flags describe, loading the
@@ -131,12 +134,18 @@ func (c *compareConfig) keep() engine.Keep {
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
+	if err := c.shard.check(cmd); err != nil {
+		return err
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	defer c.scripts.Close()
 	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
+	}
+	if c.shard.spec != "" {
+		return c.shard.runSweep(ctx, cmd, "compare", e.Sweep(), &c.scripts)
 	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
 	res, err := engine.Compare(ctx, e)

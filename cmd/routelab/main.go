@@ -51,7 +51,7 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd(),
+	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newMergeCmd(), newPoliciesCmd(),
 		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd())
 	return root
 }

@@ -66,6 +66,19 @@ func (s *policySet) resolve(ctx context.Context, entries []string, stderr io.Wri
 	return out, nil
 }
 
+// source is the sha256 of the file that made the named scripted policy, ""
+// for a built-in.
+func (s *policySet) source(name string) string {
+	for _, f := range s.files {
+		for _, p := range f.made {
+			if p.Name == name {
+				return f.sum
+			}
+		}
+	}
+	return ""
+}
+
 // Close ends the policy files' sessions.
 func (s *policySet) Close() {
 	for _, f := range s.files {

@@ -20,7 +20,8 @@ type studyConfig struct {
 	csv      bool
 	workers  int
 	figures  figureFiles
-	policies []string  // policy files whose policies join the validation
+	policies []string // policy files whose policies join the validation
+	shard    shardFlags
 	scripts  policySet // the policy files, loaded
 }
 
@@ -35,7 +36,9 @@ seeds. examples/study.json is the specification's protocol: 24 conditions, 6 wei
 8 development seeds (1,152 runs) and 24 validation seeds (576 runs per policy).`,
 		Example: `  routelab study examples/study.json
   routelab study examples/study.json --csv > runs.csv
-  routelab study examples/study.json --policies examples/custom-policy/main.go`,
+  routelab study examples/study.json --policies examples/custom-policy/main.go
+  routelab study examples/study.json --shard 2/4 --out dev-2.json                           # round 1
+  routelab study examples/study.json --shard 2/4 --development 'dev-*.json' --out val-2.json  # round 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
@@ -45,10 +48,15 @@ seeds. examples/study.json is the specification's protocol: 24 conditions, 6 wei
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
 	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose scripted policies the validation phase runs beside the study's own")
 	cfg.figures.bind(cmd, "study heat-map")
+	cfg.shard.bind(cmd)
+	cfg.shard.bindDevelopment(cmd)
 	return cmd
 }
 
 func (c *studyConfig) run(cmd *cobra.Command, file string) error {
+	if err := c.shard.check(cmd); err != nil {
+		return err
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
@@ -62,6 +70,9 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	defer c.scripts.Close()
 	if sc, err = c.withScripted(ctx, cmd.ErrOrStderr(), sc); err != nil {
 		return err
+	}
+	if c.shard.spec != "" {
+		return c.shard.runStudy(ctx, cmd, sc, &c.scripts, c.workers)
 	}
 	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {

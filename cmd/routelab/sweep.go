@@ -35,6 +35,9 @@ It takes every flag of compare except --rate.`,
 }
 
 func (c *sweepConfig) run(cmd *cobra.Command) error {
+	if err := c.shard.check(cmd); err != nil {
+		return err
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	defer c.scripts.Close()
@@ -49,6 +52,9 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
 		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Keep: e.Keep,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
+	}
+	if c.shard.spec != "" {
+		return c.shard.runSweep(ctx, cmd, "sweep", sw, &c.scripts)
 	}
 	res, err := engine.RunSweep(ctx, sw)
 	if err != nil {
