@@ -209,6 +209,13 @@ func TestShardedStudyEqualsUnsharded(t *testing.T) {
 		if err != nil || selected != whole.SelectedC {
 			t.Fatalf("%d shards: selected %v (%v), want %v", count, selected, err, whole.SelectedC)
 		}
+		attainment := make([]float64, len(dev))
+		for i := range dev {
+			attainment[i] = dev[i].Attainment
+		}
+		if from, err := SelectWeightFrom(cfg, attainment); err != nil || from != selected {
+			t.Fatalf("%d shards: SelectWeightFrom the attainments selects %v (%v), SelectWeight %v", count, from, err, selected)
+		}
 		val := split(t, 18, count, func(s Shard, workers int) ([]RunSummary, error) {
 			return RunStudyValidation(ctx, cfg, selected, s, workers, nil)
 		})
@@ -277,5 +284,23 @@ func TestStudyShardErrors(t *testing.T) {
 		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want an error containing %q", err, c.want)
 		}
+	}
+}
+
+// SelectWeightFrom reads each attainment as its run's: runs are weight by
+// weight, so the weight whose runs alone score 1 is selected.
+func TestSelectWeightFrom(t *testing.T) {
+	cfg := smallStudy() // 3 weights × 2 conditions × 2 seeds
+	for w := range cfg.Weights {
+		att := make([]float64, 12)
+		for i := w * 4; i < w*4+4; i++ {
+			att[i] = 1
+		}
+		if got, err := SelectWeightFrom(cfg, att); err != nil || got != cfg.Weights[w] {
+			t.Errorf("weight %d's runs at 1: selected %v (%v), want %v", w, got, err, cfg.Weights[w])
+		}
+	}
+	if _, err := SelectWeightFrom(cfg, make([]float64, 11)); err == nil || !strings.Contains(err.Error(), "has 12 runs; got 11 attainments") {
+		t.Errorf("11 attainments: %v", err)
 	}
 }

@@ -95,6 +95,25 @@ func SelectWeight(cfg StudyConfig, development []RunSummary) (float64, error) {
 	return selected, nil
 }
 
+// SelectWeightFrom is SelectWeight given only each development run's
+// attainment, in run order: all that a sharded study's second round needs
+// of its first.
+func SelectWeightFrom(cfg StudyConfig, attainment []float64) (float64, error) {
+	if err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	g, ph := cfg.grid(), cfg.developmentPhase()
+	if n := g.jobs(ph).n; len(attainment) != n {
+		return 0, fmt.Errorf("engine: the study's development phase has %d runs; got %d attainments", n, len(attainment))
+	}
+	runs := make([]RunSummary, len(attainment))
+	for i, a := range attainment {
+		pi, ci, si := g.at(ph, i)
+		runs[i] = RunSummary{Policy: ph.policies[pi].Name, Scenario: g.scenarios[ci].Name, Seed: ph.seeds[si], Attainment: a}
+	}
+	return SelectWeight(cfg, runs)
+}
+
 // RunStudyValidation runs the shard's runs of the validation phase, with
 // Adaptive at the selected weight (one of the study's weights, as
 // SelectWeight returns it), and returns their summaries, the k-th being

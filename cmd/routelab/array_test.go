@@ -43,17 +43,16 @@ func cleanEnv() []string {
 	return out
 }
 
-// runArray starts n tasks of the binary at once, each with its array
-// environment and args (out names the task's file, %d its 0-based index,
-// as a manifest would spell it), waits for all, and checks that each said
-// where its shard came from.
-func runArray(t *testing.T, exe string, task arrayTask, n int, args []string, out, scheduler string) {
+// runArray starts n tasks at once, task i being command(i) with its array
+// environment, waits for all, and checks that each said where its shard
+// came from.
+func runArray(t *testing.T, task arrayTask, n int, scheduler string, command func(i int) *exec.Cmd) {
 	t.Helper()
 	cmds := make([]*exec.Cmd, n)
 	stderr := make([]bytes.Buffer, n)
 	for i := range n {
-		c := exec.Command(exe, append(slices.Clip(args), "--out", fmt.Sprintf(out, i))...)
-		c.Env = append(cleanEnv(), task(i, n)...)
+		c := command(i)
+		c.Env = append(append(cleanEnv(), c.Env...), task(i, n)...)
 		c.Stderr = &stderr[i]
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
@@ -62,11 +61,24 @@ func runArray(t *testing.T, exe string, task arrayTask, n int, args []string, ou
 	}
 	for i, c := range cmds {
 		if err := c.Wait(); err != nil {
-			t.Fatalf("task %d of %s: %v: %s", i, strings.Join(args, " "), err, stderr[i].String())
+			t.Fatalf("task %d of %s: %v: %s", i, strings.Join(c.Args, " "), err, stderr[i].String())
 		}
 		if want := fmt.Sprintf(": shard %d/%d from %s (", i+1, n, scheduler); !strings.Contains(stderr[i].String(), want) {
 			t.Errorf("task %d said %q; want it to name %q", i, stderr[i].String(), want)
 		}
+	}
+}
+
+// shardCommand runs the binary with args and --out: a file named by the
+// task's index from 0 when out holds %d, as a manifest can spell it, or else
+// the same directory for every task.
+func shardCommand(exe string, args []string, out string) func(i int) *exec.Cmd {
+	return func(i int) *exec.Cmd {
+		file := out
+		if strings.Contains(out, "%d") {
+			file = fmt.Sprintf(out, i)
+		}
+		return exec.Command(exe, append(slices.Clip(args), "--out", file)...)
 	}
 }
 
@@ -89,34 +101,47 @@ func output(t *testing.T, exe string, args ...string) string {
 func TestKubernetesIndexedJobEmulation(t *testing.T) {
 	exe, dir := routelab.Path(t), t.TempDir()
 	args := []string{"sweep", "--scenario", "straggler", "--rates", "100,200", "--seeds", "3", "--policies", "adaptive," + scriptedPolicies}
-	runArray(t, exe, kubernetesTask, 4, append(slices.Clip(args), "--shard", "auto/4"), filepath.Join(dir, "shard-%d.json"), "Kubernetes")
+	runArray(t, kubernetesTask, 4, "Kubernetes", shardCommand(exe, append(slices.Clip(args), "--shard", "auto/4"), filepath.Join(dir, "shard-%d.json")))
 	merged := output(t, exe, "merge", filepath.Join(dir, "shard-*.json"), "--json")
 	if want := output(t, exe, append(args, "--json")...); merged != want {
 		t.Errorf("merged sweep differs from the unsharded one at %s", firstDifference(merged, want))
 	}
 }
 
-// Slurm: a study in two array jobs of 3 tasks (`sbatch --array=1-3`), the
-// second given the first's shards.
+// Slurm: deploy/slurm/study.sbatch itself, run by bash as the tasks of two
+// array jobs of 3 (`sbatch --array=1-3`), with the routelab binary on
+// PATH, then the merge submit.sh wraps.
 func TestSlurmArrayEmulation(t *testing.T) {
 	exe, dir := routelab.Path(t), t.TempDir()
 	study := writeStudyFile(t)
-	args := []string{"study", study, "--policies", scriptedPolicies, "--shard", "auto"}
-	runArray(t, exe, slurmTask, 3, args, filepath.Join(dir, "dev-%d.json"), "Slurm")
-	runArray(t, exe, slurmTask, 3, append(slices.Clip(args), "--development", filepath.Join(dir, "dev-*.json")), filepath.Join(dir, "val-%d.json"), "Slurm")
-	merged := output(t, exe, "merge", filepath.Join(dir, "dev-*.json"), filepath.Join(dir, "val-*.json"), "--json")
-	if want := output(t, exe, "study", study, "--policies", scriptedPolicies, "--json"); merged != want {
+	script := filepath.Join(deployDir, "slurm", "study.sbatch")
+	for _, round := range []string{"development", "validation"} {
+		runArray(t, slurmTask, 3, "Slurm", func(int) *exec.Cmd {
+			c := exec.Command("bash", script, study, dir, round)
+			c.Env = []string{"PATH=" + filepath.Dir(exe) + string(os.PathListSeparator) + os.Getenv("PATH")}
+			return c
+		})
+	}
+	merged := output(t, exe, "merge", filepath.Join(dir, "study-*-of-*.json"), "--json")
+	if want := output(t, exe, "study", study, "--json"); merged != want {
 		t.Errorf("merged study differs from the unsharded one at %s", firstDifference(merged, want))
 	}
 }
 
 // AWS Batch: an array job of 5 children runs a comparison; the size comes
-// from AWS_BATCH_JOB_ARRAY_SIZE.
+// from AWS_BATCH_JOB_ARRAY_SIZE, and as a job definition's command cannot
+// put the index in a file name, every child writes into one directory.
 func TestAWSBatchArrayEmulation(t *testing.T) {
 	exe, dir := routelab.Path(t), t.TempDir()
 	args := []string{"compare", "--scenario", "burst", "--heterogeneity", "high", "--seeds", "4", "--policies", "round-robin,adaptive,p2c"}
-	runArray(t, exe, awsBatchTask, 5, append(slices.Clip(args), "--shard", "auto"), filepath.Join(dir, "shard-%d.json"), "AWS Batch")
-	merged := output(t, exe, "merge", filepath.Join(dir, "shard-*.json"), "--json")
+	runArray(t, awsBatchTask, 5, "AWS Batch", shardCommand(exe, append(slices.Clip(args), "--shard", "auto"), dir+"/shards/"))
+	names, _ := filepath.Glob(filepath.Join(dir, "shards", "*"))
+	for i, name := range names {
+		if want := fmt.Sprintf("compare-%d-of-5.json", i+1); filepath.Base(name) != want {
+			t.Errorf("file %d is %s, want %s", i, filepath.Base(name), want)
+		}
+	}
+	merged := output(t, exe, "merge", filepath.Join(dir, "shards", "*.json"), "--json")
 	if want := output(t, exe, append(args, "--json")...); merged != want {
 		t.Errorf("merged comparison differs from the unsharded one at %s", firstDifference(merged, want))
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
@@ -24,7 +25,7 @@ type shardFlags struct {
 func (f *shardFlags) bind(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.spec, "shard", "", "run one shard of the runs: i/n (1 <= i <= n), or auto or auto/n in a Kubernetes, Slurm or AWS Batch job array; writes --out for routelab merge")
-	fl.StringVar(&f.out, "out", "", "with --shard: the shard file to write")
+	fl.StringVar(&f.out, "out", "", "with --shard: the shard file to write, or a directory (ending in /) to write it in, named after the shard: compare-03-of-10.json")
 }
 
 // bindDevelopment adds the study's second round: validation shards need
@@ -80,12 +81,37 @@ func (f *shardFlags) runSweep(ctx context.Context, cmd *cobra.Command, command s
 		return err
 	}
 	s := file.Shard.shard()
+	cfg := sweepExperiment(command, sw, scripts)
+	defer collectLess(s.Size(cfg.runs("")))()
 	sw.Progress = progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("%s shard %v", command, s))
 	runs, err := engine.RunSweepShard(ctx, sw, s)
 	if err != nil {
 		return err
 	}
-	return f.write(cmd.ErrOrStderr(), file, sweepExperiment(command, sw, scripts), runs)
+	return f.write(cmd.ErrOrStderr(), file, cfg, runs)
+}
+
+// collectLess sets the collector for a shard of n runs, and returns what
+// restores it. A shard's live heap is the program's own data and a summary
+// per run, while each run allocates and drops 25–100 KB; with Go's default
+// target (twice the live heap, at least 4 MB) the collector runs every few
+// dozen runs, each time scanning the program's data, which cost a small
+// shard 10–15 % of its CPU — the single process of an unsharded run, its
+// heap grown by every summary, collects less often. So a shard collects
+// only when its heap nears 96 MB plus three times its summaries' size:
+// memory still bounded by the summaries, collections an order of magnitude
+// rarer. GOGC or GOMEMLIMIT in the environment keep the Go defaults' way.
+func collectLess(n int) (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	const summaryBytes = 200
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(96<<20 + 3*summaryBytes*int64(n))
+	return func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	}
 }
 
 // runStudy runs the shard's runs of the study's development phase or, with
@@ -105,6 +131,7 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 		}
 		file.Phase, file.Selected = "validation", &selected
 	}
+	defer collectLess(s.Size(cfg.runs(file.Phase)))()
 	progress := progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("study %s shard %v", file.Phase, s))
 	var runs []engine.RunSummary
 	if file.Selected == nil {
@@ -120,8 +147,9 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 
 // selectedBy is the weight the development shards select; they must be
 // every development shard of this study, made by this build (version).
+// Only their heads are read: a few numbers per development run.
 func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, version string) (float64, error) {
-	shards, err := readShards(patterns)
+	shards, err := readShardsWith(patterns, readShardHead)
 	if err != nil {
 		return 0, fmt.Errorf("--development: %w", err)
 	}
@@ -133,17 +161,21 @@ func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, 
 		switch {
 		case sh.ConfigHash != hash:
 			return 0, fmt.Errorf("--development: %s is a shard of another experiment (config sha256 %.12s…), not of this study (%.12s…)", sh.name, sh.ConfigHash, hash)
-		case sh.Phase != "development":
-			return 0, fmt.Errorf("--development: %s is a %s shard; want the development shards", sh.name, sh.Phase)
 		case sh.Version != version:
 			return 0, fmt.Errorf("--development: %s was made by %s; this is %s", sh.name, sh.Version, version)
 		}
 	}
-	dev, err := phaseRuns(shards)
-	if err != nil {
+	if err := checkSplit(shards); err != nil {
 		return 0, fmt.Errorf("--development: %w", err)
 	}
-	return engine.SelectWeight(sc, dev)
+	attainment := make([]float64, shards[0].Total)
+	for _, sh := range shards {
+		s := sh.Shard.shard()
+		for k, a := range sh.Attainment {
+			attainment[s.Run(k)] = float64(a)
+		}
+	}
+	return engine.SelectWeightFrom(sc, attainment)
 }
 
 // write completes the shard's file and writes it.
@@ -155,7 +187,31 @@ func (f *shardFlags) write(report io.Writer, file *shardFile, cfg experimentConf
 	if err != nil {
 		return err
 	}
-	return writeAtomic(report, f.out, data)
+	path, err := f.outPath(file)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(report, path, data)
+}
+
+// outPath is --out, or, when --out is a directory (one that exists, or a
+// path ending in /, created), a file in it named after the shard, its index
+// padded so that names sort in shard order: compare-03-of-10.json,
+// study-development-03-of-10.json. A scheduler that cannot put the index in
+// a file name (AWS Batch) needs no shell then.
+func (f *shardFlags) outPath(file *shardFile) (string, error) {
+	if st, err := os.Stat(f.out); !strings.HasSuffix(f.out, "/") && (err != nil || !st.IsDir()) {
+		return f.out, nil
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return "", err
+	}
+	name := file.Config.Command
+	if file.Phase != "" {
+		name += "-" + file.Phase
+	}
+	width := len(fmt.Sprint(file.Shard.Count))
+	return filepath.Join(f.out, fmt.Sprintf("%s-%0*d-of-%d.json", name, width, file.Shard.Index, file.Shard.Count)), nil
 }
 
 // writeAtomic writes data to path as writeStreamed does.
@@ -206,6 +262,11 @@ type loadedShard struct {
 // patterns (expanded here, so that a Kubernetes command without a shell
 // can name them), each of which must match a file.
 func readShards(args []string) ([]loadedShard, error) {
+	return readShardsWith(args, readShardFile)
+}
+
+// readShardsWith reads shard files with read.
+func readShardsWith(args []string, read func([]byte) (*shardFile, error)) ([]loadedShard, error) {
 	var out []loadedShard
 	for _, arg := range args {
 		names := []string{arg}
@@ -220,7 +281,7 @@ func readShards(args []string) ([]loadedShard, error) {
 			if err != nil {
 				return nil, err
 			}
-			f, err := readShardFile(data)
+			f, err := read(data)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
@@ -283,22 +344,10 @@ func cutNames(names []string) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:4], ", "), len(names)-4)
 }
 
-// phaseRuns puts the runs of one split back in run order: the shards must
-// be of one split into n, each index 1..n once.
+// phaseRuns puts the runs of one split back in run order.
 func phaseRuns(shards []loadedShard) ([]engine.RunSummary, error) {
-	count := shards[0].Shard.Count
-	byIndex := map[int]loadedShard{}
-	for _, sh := range shards {
-		if sh.Shard.Count != count {
-			return nil, fmt.Errorf("shards of different splits: %s is shard %v, %s is shard %v", shards[0].name, shards[0].Shard.shard(), sh.name, sh.Shard.shard())
-		}
-		if first, dup := byIndex[sh.Shard.Index]; dup {
-			return nil, fmt.Errorf("shard %v appears twice: %s and %s", sh.Shard.shard(), first.name, sh.name)
-		}
-		byIndex[sh.Shard.Index] = sh
-	}
-	if missing := count - len(byIndex); missing > 0 {
-		return nil, fmt.Errorf("%d of %d shards missing: %s (have %s)", missing, count, missingIndices(byIndex, count), cutNames(names(shards)))
+	if err := checkSplit(shards); err != nil {
+		return nil, err
 	}
 	out := make([]engine.RunSummary, shards[0].Total)
 	for _, sh := range shards {
@@ -312,6 +361,26 @@ func phaseRuns(shards []loadedShard) ([]engine.RunSummary, error) {
 		}
 	}
 	return out, nil
+}
+
+// checkSplit requires the shards to be of one split into n, each index
+// 1..n once.
+func checkSplit(shards []loadedShard) error {
+	count := shards[0].Shard.Count
+	byIndex := map[int]loadedShard{}
+	for _, sh := range shards {
+		if sh.Shard.Count != count {
+			return fmt.Errorf("shards of different splits: %s is shard %v, %s is shard %v", shards[0].name, shards[0].Shard.shard(), sh.name, sh.Shard.shard())
+		}
+		if first, dup := byIndex[sh.Shard.Index]; dup {
+			return fmt.Errorf("shard %v appears twice: %s and %s", sh.Shard.shard(), first.name, sh.name)
+		}
+		byIndex[sh.Shard.Index] = sh
+	}
+	if missing := count - len(byIndex); missing > 0 {
+		return fmt.Errorf("%d of %d shards missing: %s (have %s)", missing, count, missingIndices(byIndex, count), cutNames(names(shards)))
+	}
+	return nil
 }
 
 // missingIndices lists the first ten indices of 1..count not in have.

@@ -283,3 +283,31 @@ func clearArrayEnv(t *testing.T) {
 		os.Unsetenv(name)
 	}
 }
+
+// A validation shard needs every development shard of its own study:
+// others are refused, naming them.
+func TestDevelopmentRefuses(t *testing.T) {
+	dir := t.TempDir()
+	study := writeStudyFile(t)
+	files := runShards(t, dir, []string{"study", study}, 2)
+	other := filepath.Join(dir, "other.json")
+	mustRun(t, "study", study, "--policies", scriptedPolicies, "--shard", "2/2", "--out", other)
+	out := filepath.Join(dir, "val.json")
+	for _, c := range []struct {
+		development []string
+		want        string
+	}{
+		{files[:1], "--development: 1 of 2 shards missing: 2 (have " + files[0] + ")"},
+		{[]string{files[0], other}, "--development: " + other + " is a shard of another experiment (config sha256 "},
+		{[]string{files[0], files[1], files[2]}, "--development: " + files[2] + ": a validation shard with 0 development attainments"},
+		{[]string{filepath.Join(dir, "none-*.json")}, `--development: no file matches "` + filepath.Join(dir, "none-*.json") + `"`},
+	} {
+		args := []string{"study", study, "--shard", "1/2", "--out", out, "--development", strings.Join(c.development, ",")}
+		if _, stderr, code := runCLI(t, args...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--development %v: exit %d, stderr %q, want %q", c.development, code, stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("a refused validation shard wrote %s", out)
+		}
+	}
+}

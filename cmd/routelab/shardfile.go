@@ -40,8 +40,13 @@ type shardFile struct {
 	ConfigHash string           `json:"config_sha256"`
 	Config     experimentConfig `json:"config"`
 	// Total counts the experiment's runs (the phase's, for a study).
-	Total   int         `json:"experiment_runs"`
-	Records []runRecord `json:"runs"`
+	Total int `json:"experiment_runs"`
+	// Attainment repeats, in a development shard, each run's attainment:
+	// all that the study's second round reads of the first (readShardHead),
+	// so a validation shard reads a few numbers per development run, not
+	// their records.
+	Attainment []number    `json:"development_attainment,omitempty"`
+	Records    []runRecord `json:"runs"`
 }
 
 type shardID struct {
@@ -227,14 +232,17 @@ func (n number) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(n))
 }
 
+// UnmarshalJSON reads null as NaN and a number as itself. The decoder has
+// checked that b is one JSON value, and a JSON number is a float that
+// ParseFloat reads exactly.
 func (n *number) UnmarshalJSON(b []byte) error {
 	if string(b) == "null" {
 		*n = number(math.NaN())
 		return nil
 	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("%s is not a number", b)
 	}
 	*n = number(f)
 	return nil
@@ -252,17 +260,52 @@ func (f *shardFile) fill(cfg experimentConfig, runs []engine.RunSummary) error {
 	s := f.Shard.shard()
 	for k := range runs {
 		f.Records[k] = recordOf(s.Run(k), &runs[k])
+		if f.Phase == "development" {
+			f.Attainment = append(f.Attainment, number(runs[k].Attainment))
+		}
 	}
 	return nil
 }
 
-// encode is the file's bytes: indented JSON and a final newline.
+// runsKey starts the runs' records in a file as encode writes it; what
+// comes before is the file's head.
+const runsKey = "\n  \"runs\": ["
+
+// encode is the file's bytes: indented JSON, with the development
+// attainments on one line and each run's record on one line (a third of the
+// bytes of indented records, read that much faster), and a final newline.
 func (f *shardFile) encode() ([]byte, error) {
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return nil, err
+	head := *f
+	head.Records, head.Attainment = nil, nil
+	data, err := json.MarshalIndent(&head, "", "  ")
+	const tail = ",\n  \"runs\": null\n}"
+	if err != nil || !bytes.HasSuffix(data, []byte(tail)) {
+		return nil, fmt.Errorf("encoding the shard file: %v", err)
 	}
-	return append(data, '\n'), nil
+	b := bytes.NewBuffer(data[:len(data)-len(tail)])
+	if f.Attainment != nil {
+		att, err := json.Marshal(f.Attainment)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the attainments: %v", err)
+		}
+		b.WriteString(",\n  \"development_attainment\": ")
+		b.Write(att)
+	}
+	b.WriteString(",")
+	b.WriteString(runsKey)
+	for i := range f.Records {
+		rec, err := json.Marshal(&f.Records[i])
+		if err != nil {
+			return nil, fmt.Errorf("encoding run %d: %v", f.Records[i].Run, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(rec)
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes(), nil
 }
 
 // summaries are the shard's runs' summaries, in the shard's order.
@@ -282,23 +325,59 @@ func (f *shardFile) summaries() ([]engine.RunSummary, error) {
 // of its runs in order. Errors say what is wrong; the caller names the
 // file.
 func readShardFile(data []byte) (*shardFile, error) {
-	if err := checkShardFormat(data); err != nil {
+	f, err := decodeShardFile(data)
+	if err != nil {
 		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f shardFile
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("not a valid %s file: %v", shardFormat, err)
 	}
 	if err := f.check(); err != nil {
 		return nil, err
 	}
+	return f, nil
+}
+
+// readShardHead reads a development shard's head (everything before its
+// runs' records), checked as readShardFile checks it, its runs left out:
+// what a study's second round needs. A file laid out otherwise than encode
+// writes it is read whole.
+func readShardHead(data []byte) (*shardFile, error) {
+	i := bytes.Index(data, []byte(runsKey))
+	if i < 0 {
+		return readShardFile(data)
+	}
+	f, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...))
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkHead(); err != nil {
+		return nil, err
+	}
+	if f.Phase != "development" || len(f.Attainment) != f.Shard.shard().Size(f.Total) {
+		return nil, fmt.Errorf("a %s shard with %d development attainments for its %d runs", yesNo(f.Phase == "", "non-study", f.Phase), len(f.Attainment), f.Shard.shard().Size(f.Total))
+	}
+	return f, nil
+}
+
+// decodeShardFile decodes a shard file strictly, saying why a file that
+// does not decode is not one.
+func decodeShardFile(data []byte) (*shardFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f shardFile
+	if err := dec.Decode(&f); err != nil || dec.More() || f.Format != shardFormat || f.FormatVersion != shardFormatVersion {
+		if ferr := checkShardFormat(data); ferr != nil {
+			return nil, ferr
+		}
+		if err == nil {
+			err = errors.New("data after the file's object")
+		}
+		return nil, fmt.Errorf("not a valid %s file: %v", shardFormat, err)
+	}
 	return &f, nil
 }
 
-// checkShardFormat tells a truncated file and a file of another tool from
-// a shard file, before its fields are read strictly.
+// checkShardFormat says why a file that does not decode as a shard file is
+// not one: truncated, empty, not JSON, of another tool or another format
+// version.
 func checkShardFormat(data []byte) error {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -338,6 +417,24 @@ func jsonText(v any) string {
 // its configuration, and a record for each of its runs, numbered as the
 // shard's.
 func (f *shardFile) check() error {
+	if err := f.checkHead(); err != nil {
+		return err
+	}
+	s := f.Shard.shard()
+	if want := s.Size(f.Total); len(f.Records) != want {
+		return fmt.Errorf("holds %d of the %d runs of shard %v (truncated, or edited?)", len(f.Records), want, s)
+	}
+	for k := range f.Records {
+		if f.Records[k].Run != s.Run(k) {
+			return fmt.Errorf("its run %d is numbered %d; shard %v's run %d is run %d", k, f.Records[k].Run, s, k, s.Run(k))
+		}
+	}
+	return f.checkAttainment()
+}
+
+// checkHead verifies what the file's head says: a valid shard of at most
+// as many shards as runs, and its configuration.
+func (f *shardFile) checkHead() error {
 	s := f.Shard.shard()
 	if err := s.Validate(); err != nil {
 		return err
@@ -348,12 +445,25 @@ func (f *shardFile) check() error {
 	if s.Count > f.Total {
 		return fmt.Errorf("shard %v of an experiment of %d runs: no split has more shards than runs", s, f.Total)
 	}
-	if want := s.Size(f.Total); len(f.Records) != want {
-		return fmt.Errorf("holds %d of the %d runs of shard %v (truncated, or edited?)", len(f.Records), want, s)
+	return nil
+}
+
+// checkAttainment requires a development shard's attainments to be its
+// runs' (a second round reads them in place of the records), and no other
+// shard to have any.
+func (f *shardFile) checkAttainment() error {
+	if f.Phase != "development" {
+		if f.Attainment != nil {
+			return fmt.Errorf("a %s shard with development attainments", yesNo(f.Phase == "", "non-study", f.Phase))
+		}
+		return nil
+	}
+	if len(f.Attainment) != len(f.Records) {
+		return fmt.Errorf("%d development attainments for %d runs", len(f.Attainment), len(f.Records))
 	}
 	for k := range f.Records {
-		if f.Records[k].Run != s.Run(k) {
-			return fmt.Errorf("its run %d is numbered %d; shard %v's run %d is run %d", k, f.Records[k].Run, s, k, s.Run(k))
+		if a, r := float64(f.Attainment[k]), float64(f.Records[k].Attainment); a != r && !(math.IsNaN(a) && math.IsNaN(r)) {
+			return fmt.Errorf("run %d's development attainment %v is not its record's %v (edited?)", f.Records[k].Run, a, r)
 		}
 	}
 	return nil

@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -132,7 +134,7 @@ func TestReadShardFileRefusesDamage(t *testing.T) {
 		{edit(`"count": 3`, `"count": 2`), "holds 1 of the 2 runs of shard 2/2 (truncated, or edited?)"},
 		{edit(`"experiment_runs": 4`, `"experiment_runs": 7`), "says the experiment has 7 runs; its configuration has 4"},
 		{edit(`"format_version": 1,`, `"format_version": 1, "extra": true,`), `not a valid routelab-shard file: json: unknown field "extra"`},
-		{strings.Replace(good, firstRun, strings.Replace(firstRun, `"run": 1`, `"run": 2`, 1), 1), "its run 0 is numbered 2"},
+		{strings.Replace(good, firstRun, strings.Replace(firstRun, `"run":1,`, `"run":2,`, 1), 1), "its run 0 is numbered 2"},
 	} {
 		if _, err := readShardFile([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%.60q…: %v, want an error containing %q", c.data, err, c.want)
@@ -140,8 +142,9 @@ func TestReadShardFileRefusesDamage(t *testing.T) {
 	}
 }
 
-// The reader never panics, and a file it accepts is whole: it writes back
-// to a file the reader accepts with the same runs. Seeds under
+// The readers never panic; a file readShardFile accepts is whole: it writes
+// back to a file the reader accepts with the same runs; readShardHead
+// accepts development shards only. Seeds under
 // testdata/fuzz/FuzzReadShardFile are regression tests.
 func FuzzReadShardFile(f *testing.F) {
 	f.Add(shardFileOf(f, "1/2"))
@@ -150,6 +153,9 @@ func FuzzReadShardFile(f *testing.F) {
 	f.Add([]byte(`{"format":"routelab-shard"`))
 	f.Add([]byte("{}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if head, err := readShardHead(data); err == nil && head.Phase != "development" {
+			t.Fatalf("readShardHead accepted a %q shard", head.Phase)
+		}
 		sf, err := readShardFile(data)
 		if err != nil {
 			return
@@ -169,4 +175,51 @@ func FuzzReadShardFile(f *testing.F) {
 			t.Fatalf("written back, the file changed")
 		}
 	})
+}
+
+// A study's second round reads the first round's heads only: their
+// attainments, checked against the rest of the head; a reformatted file is
+// read whole; a validation shard, or a head whose attainments do not fit
+// its shard, is refused. A whole file whose attainments are not its
+// records' is refused too.
+func TestReadShardHead(t *testing.T) {
+	dir := t.TempDir()
+	study := writeStudyFile(t) // 8 development runs, 8 validation runs
+	for i := 1; i <= 2; i++ {
+		mustRun(t, "study", study, "--shard", fmt.Sprintf("%d/2", i), "--out", dir+"/")
+	}
+	data := read(t, filepath.Join(dir, "study-development-1-of-2.json"))
+	whole, err := readShardFile([]byte(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := readShardHead([]byte(data))
+	if err != nil || len(head.Records) != 0 || len(head.Attainment) != 4 {
+		t.Fatalf("head: %v, %d records, %d attainments", err, len(head.Records), len(head.Attainment))
+	}
+	for k, rec := range whole.Records {
+		if head.Attainment[k] != rec.Attainment {
+			t.Errorf("run %d: head attainment %v, record %v", rec.Run, head.Attainment[k], rec.Attainment)
+		}
+	}
+	var tabbed bytes.Buffer
+	json.Indent(&tabbed, []byte(data), "", "\t")
+	if f, err := readShardHead(tabbed.Bytes()); err != nil || len(f.Records) != 4 {
+		t.Errorf("a reformatted file: %v, %d records (want it read whole)", err, len(f.Records))
+	}
+	mustRun(t, "study", study, "--shard", "1/2", "--development", filepath.Join(dir, "study-development-*.json"), "--out", dir+"/")
+	first := regexp.MustCompile(`"development_attainment": \[[^,\]]+`)
+	for _, c := range []struct {
+		data string
+		read func([]byte) (*shardFile, error)
+		want string
+	}{
+		{read(t, filepath.Join(dir, "study-validation-1-of-2.json")), readShardHead, "a validation shard with 0 development attainments for its 4 runs"},
+		{strings.Replace(data, `"development_attainment": [`, `"development_attainment": [0.5,`, 1), readShardHead, "a development shard with 5 development attainments for its 4 runs"},
+		{first.ReplaceAllString(data, `"development_attainment": [0.125`), readShardFile, "run 0's development attainment 0.125 is not its record's"},
+	} {
+		if _, err := c.read([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v, want an error containing %q", err, c.want)
+		}
+	}
 }

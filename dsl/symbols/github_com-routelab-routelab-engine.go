@@ -88,6 +88,7 @@ func init() {
 		"ScenarioAbout":         reflect.ValueOf(engine.ScenarioAbout),
 		"ScenarioNames":         reflect.ValueOf(engine.ScenarioNames),
 		"SelectWeight":          reflect.ValueOf(engine.SelectWeight),
+		"SelectWeightFrom":      reflect.ValueOf(engine.SelectWeightFrom),
 		"SpecificationPolicies": reflect.ValueOf(engine.SpecificationPolicies),
 		"SpecificationStudy":    reflect.ValueOf(engine.SpecificationStudy),
 		"StatefulPolicy":        reflect.ValueOf(engine.StatefulPolicy),
