@@ -10,12 +10,15 @@ import (
 
 // DefaultMaxAlloc is the default bound on one allocation of a cell: half of
 // the machine's memory (MemTotal in /proc/meminfo), or of the process's
-// address-space limit when that is lower; 8 GiB when neither is known.
+// address-space or data limit when lower (a kernel's worker runs under
+// one); 8 GiB when none is known.
 func DefaultMaxAlloc() int64 {
 	total := memTotal()
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err == nil && lim.Cur != ^uint64(0) && (total == 0 || int64(lim.Cur) < total) {
-		total = int64(lim.Cur)
+	for _, res := range []int{syscall.RLIMIT_AS, syscall.RLIMIT_DATA} {
+		var lim syscall.Rlimit
+		if err := syscall.Getrlimit(res, &lim); err == nil && lim.Cur != ^uint64(0) && (total == 0 || int64(lim.Cur) < total) {
+			total = int64(lim.Cur)
+		}
 	}
 	if total <= 0 {
 		return 8 << 30

@@ -62,7 +62,7 @@ func (s *Session) runtimeSymbols() map[string]reflect.Value {
 		"Sort":        reflect.ValueOf(func(x any) { sortOrdered(x, true) }),
 		"SortKeys":    reflect.ValueOf(func(x any) { sortOrdered(x, false) }),
 		"GoPanic":     reflect.ValueOf(s.goroutinePanic),
-		"At":          reflect.ValueOf(func(at int) { s.at.Store(int64(at)) }),
+		"At":          reflect.ValueOf(s.atStatement),
 	}
 }
 

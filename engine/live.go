@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ReplicaSnapshot is one replica in a live snapshot: the router's view plus
 // what only an observer of the whole model knows (its current speed).
@@ -9,6 +12,20 @@ type ReplicaSnapshot struct {
 	SpeedMs  float64 // current mean ms per reference request, slowdown included
 	Assigned int64   // accepted assignments since time zero
 	Finished int64   // completions since time zero
+	// Requests are the requests at the replica: the one in flight first,
+	// then the waiting ones in queue order.
+	Requests []RequestSnapshot
+}
+
+// RequestSnapshot is a request at a replica as an observer of the whole
+// model sees it (a router never does): its service time and when it will
+// complete if nothing changes — exactly for the one in flight; for a
+// waiting one, at the replica's current speed behind those ahead of it.
+type RequestSnapshot struct {
+	Seq       int64
+	Arrival   float64 // ms
+	ServiceMs float64
+	Done      float64 // predicted completion, ms
 }
 
 // Snapshot is a read-only picture of a simulator for live views.
@@ -16,11 +33,13 @@ type Snapshot struct {
 	Now      float64
 	Replicas []ReplicaSnapshot
 	// Recent summarises the last 250 completions (all requests, not only a
-	// cohort); Throughput is completions per second over the trailing 1000 ms.
-	Recent     LatencyStats
-	Throughput float64
-	Rate       float64 // current arrival rate, req/s
-	Totals     Totals
+	// cohort), whose latencies RecentLatencies holds in increasing order;
+	// Throughput is completions per second over the trailing 1000 ms.
+	Recent          LatencyStats
+	RecentLatencies []float64
+	Throughput      float64
+	Rate            float64 // current arrival rate, req/s
+	Totals          Totals
 }
 
 // Snapshot returns the current state. It never changes the simulation.
@@ -35,10 +54,31 @@ func (s *Simulator) Snapshot() Snapshot {
 	}
 	for i := range s.replicas {
 		r := &s.replicas[i]
-		snap.Replicas[i] = ReplicaSnapshot{Replica: v.Replicas[i], SpeedMs: r.base * r.factor, Assigned: r.assigned, Finished: r.finished}
+		snap.Replicas[i] = ReplicaSnapshot{Replica: v.Replicas[i], SpeedMs: r.base * r.factor, Assigned: r.assigned, Finished: r.finished,
+			Requests: s.requestsAt(r)}
 	}
 	snap.Recent, s.scratch = s.live.recent(s.scratch)
+	snap.RecentLatencies = slices.Clone(s.scratch)
 	return snap
+}
+
+// requestsAt lists r's requests, predicting the completion of the waiting
+// ones at r's current speed (each starts at the boundary its predecessor
+// completes on, as start does).
+func (s *Simulator) requestsAt(r *replicaState) []RequestSnapshot {
+	if !r.busy {
+		return nil
+	}
+	out := make([]RequestSnapshot, 0, 1+r.queue.len())
+	out = append(out, RequestSnapshot{Seq: r.cur.seq, Arrival: r.cur.arrival, ServiceMs: r.service, Done: float64(r.done) * StepMs})
+	done := r.done
+	for j := 0; j < r.queue.len(); j++ {
+		q := r.queue.at(j)
+		service := mul(mul(q.demand, r.base*r.factor/ReferenceDemand), q.jitter)
+		done += int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
+		out = append(out, RequestSnapshot{Seq: q.seq, Arrival: q.arrival, ServiceMs: service, Done: float64(done) * StepMs})
+	}
+	return out
 }
 
 // Timeline is a run sampled at a fixed interval, for plotting.

@@ -13,8 +13,9 @@ type Rand struct {
 // example, a randomised policy never perturbs the workload (common random
 // numbers across policies).
 const (
-	streamWorkload uint64 = 1
-	streamPolicy   uint64 = 2
+	streamWorkload  uint64 = 1
+	streamPolicy    uint64 = 2
+	streamBootstrap uint64 = 3 // paired intervals' resampler, never a run's
 )
 
 // NewRand returns the generator for (seed, stream).

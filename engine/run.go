@@ -110,6 +110,22 @@ func (s *Simulator) runUntil(ctx context.Context, end int64) error {
 	return nil
 }
 
+// Result is the measurement of a simulator made with SimOptions.Measure,
+// once it has reached the protocol's cutoff: what Run returns for the same
+// scenario (a live session's, controls included), policy and seed.
+func (s *Simulator) Result() (*RunResult, error) {
+	if s.proto == nil {
+		return nil, fieldErr("measure", "none", "a simulator made with SimOptions.Measure")
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	if end := ceilStep(s.proto.Horizon()); s.step != end {
+		return nil, fieldErr("now_ms", s.Now(), fmt.Sprintf("a simulator exactly at the protocol's cutoff, %g ms", float64(end)*StepMs))
+	}
+	return s.result(RunSpec{Policy: PolicySpec{Name: s.policyName}, Seed: s.seed, Protocol: *s.proto}), nil
+}
+
 // result builds the run's measurement from the simulator at the cutoff.
 func (s *Simulator) result(spec RunSpec) *RunResult {
 	c := s.cohort

@@ -176,9 +176,9 @@ func TestAssembleSweepRefusesOtherRuns(t *testing.T) {
 	}
 }
 
-// smallStudy has 2 conditions, 3 weights × 2 development seeds (12 runs)
+// smallShardStudy has 2 conditions, 3 weights × 2 development seeds (12 runs)
 // and 3 policies × 3 validation seeds (18 runs), one policy not a built-in.
-func smallStudy() StudyConfig {
+func smallShardStudy() StudyConfig {
 	mine := LeastQueue()
 	mine.Name = "my-least-queue"
 	return StudyConfig{
@@ -194,7 +194,7 @@ func smallStudy() StudyConfig {
 // phase, then the validation phase at the weight its summaries select —
 // and assembled gives the unsharded study byte for byte.
 func TestShardedStudyEqualsUnsharded(t *testing.T) {
-	cfg := smallStudy()
+	cfg := smallShardStudy()
 	whole, err := RunStudy(context.Background(), cfg, 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func studyOutputs(t *testing.T, res *StudyResult) string {
 }
 
 func TestStudyShardErrors(t *testing.T) {
-	cfg := smallStudy()
+	cfg := smallShardStudy()
 	ctx := context.Background()
 	if _, err := RunStudyValidation(ctx, cfg, 0.2, Shard{1, 1}, 0, nil); err == nil ||
 		!strings.Contains(err.Error(), "selected weight: 0.2 is not allowed (want one of the study's weights, 0 0.35 0.1)") {
@@ -279,7 +279,7 @@ func TestStudyShardErrors(t *testing.T) {
 		{func(c *StudyConfig) { c.Scripted[0].Name = "least-queue"; c.Policies[2] = "least-queue" }, `scripted[0]: "least-queue" is not allowed (want a name no built-in policy has)`},
 		{func(c *StudyConfig) { c.Scripted = append(c.Scripted, c.Scripted[0]) }, `scripted[1]: "my-least-queue" is not allowed (want distinct policy names`},
 	} {
-		bad := smallStudy()
+		bad := smallShardStudy()
 		c.edit(&bad)
 		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want an error containing %q", err, c.want)
@@ -290,7 +290,7 @@ func TestStudyShardErrors(t *testing.T) {
 // SelectWeightFrom reads each attainment as its run's: runs are weight by
 // weight, so the weight whose runs alone score 1 is selected.
 func TestSelectWeightFrom(t *testing.T) {
-	cfg := smallStudy() // 3 weights × 2 conditions × 2 seeds
+	cfg := smallShardStudy() // 3 weights × 2 conditions × 2 seeds
 	for w := range cfg.Weights {
 		att := make([]float64, 12)
 		for i := w * 4; i < w*4+4; i++ {

@@ -25,9 +25,14 @@ type Simulator struct {
 	replicas     []replicaState
 	events       []Event // replica events, time order
 	nextEvent    int
-	applied      []Event
-	step         int64     // the last boundary processed
-	pending      remainder // time given to Advance beyond the last boundary
+	applied      []Event // replica events applied so far
+	liveEvents   []Event // events given to Apply, with the times they took effect
+	penv         PolicyEnv
+	seed         uint64
+	proto        *Protocol      // the measurement protocol, when there is one
+	switches     []PolicySwitch // policies given to Use
+	step         int64          // the last boundary processed
+	pending      remainder      // time given to Advance beyond the last boundary
 	view         View
 	eligible     []Replica
 	live         liveWindows
@@ -127,7 +132,9 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
 	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
-	p, err := policy.New(PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy)})
+	s.seed, s.proto = opt.Seed, opt.Measure
+	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now}
+	p, err := policy.New(s.penv)
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
 	}
@@ -435,11 +442,38 @@ func (s *Simulator) buildView() *View {
 	return v
 }
 
-// Apply carries out an event at the current time (a live control): rate
-// events rescale the pending arrival, replica events act at once. Its At is
-// ignored.
+// Apply schedules an event (a live control) for the next boundary, where it
+// takes effect exactly as the same event in the scenario's timeline would:
+// a replica event before that boundary's completions and arrivals, a rate
+// change rescaling the part of every gap that lies beyond it. So a run whose
+// scenario holds LiveEvents from the start is identical to this one. The
+// event's At is ignored; LiveEvents has the time it took effect.
 func (s *Simulator) Apply(e Event) error {
-	e.At = s.Now()
+	e.At = math.Inf(-1)
+	return s.Schedule(e)
+}
+
+// insertEvent adds a replica event to those still to come, after the ones
+// due at the same time (as a stable sort of the scenario's events would).
+func (s *Simulator) insertEvent(e Event) {
+	i := s.nextEvent
+	for i < len(s.events) && s.events[i].At <= e.At {
+		i++
+	}
+	s.events = slices.Insert(s.events, i, e)
+}
+
+// LiveEvents are the events given to Apply, in order, each with the time it
+// took effect: the session's controls as a timeline to add to the scenario.
+func (s *Simulator) LiveEvents() []Event { return slices.Clone(s.liveEvents) }
+
+// Schedule is Apply for an event at a later time: at e.At, or at the next
+// boundary if that is earlier. (A live burst schedules its end.)
+func (s *Simulator) Schedule(e Event) error {
+	next := float64(s.step+1) * StepMs
+	if !finite(e.At) || e.At < next {
+		e.At = next
+	}
 	if err := s.scn.validateEvent("event", e, math.Inf(1)); err != nil {
 		return err
 	}
@@ -448,16 +482,51 @@ func (s *Simulator) Apply(e Event) error {
 	}
 	switch e.Kind {
 	case EventSetRate:
-		s.wl.setRate(e.At, e.Value)
-		s.applied = append(s.applied, e)
+		s.wl.insertRate(e.At, e.Value)
 	case EventScaleRate:
-		s.wl.setRate(e.At, mul(s.scn.Rate, e.Value))
-		s.applied = append(s.applied, e)
+		s.wl.insertRate(e.At, mul(s.scn.Rate, e.Value))
 	default:
-		s.guard(func() { s.apply(e) })
+		s.insertEvent(e)
 	}
-	return s.err
+	s.liveEvents = append(s.liveEvents, e)
+	return nil
 }
+
+// Use makes the router switch to a fresh instance of policy at the next
+// boundary, before its completions (which the new policy observes) and
+// arrivals. Switches lists them, so that Switching(first, switches) replays
+// the run exactly.
+func (s *Simulator) Use(policy PolicySpec) error { return s.UseAt(math.Inf(-1), policy) }
+
+// UseAt is Use at a later time: at (ms), or the next boundary if that is
+// earlier.
+func (s *Simulator) UseAt(at float64, policy PolicySpec) error {
+	if policy.New == nil {
+		return fieldErr("policy", policy.Name, "a policy with a constructor")
+	}
+	if s.err != nil {
+		return s.err
+	}
+	if next := float64(s.step+1) * StepMs; !finite(at) || at < next {
+		at = next
+	}
+	sw := PolicySwitch{At: at, Policy: policy}
+	p, ok := s.policy.(*switching)
+	if !ok {
+		p = &switching{env: s.penv, cur: s.policy}
+		s.policy = p
+	}
+	i := p.next
+	for i < len(p.switches) && p.switches[i].At <= at {
+		i++
+	}
+	p.switches = slices.Insert(p.switches, i, sw)
+	s.switches = append(s.switches, sw)
+	return nil
+}
+
+// Switches are the policies given to Use, with the times they take over.
+func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) }
 
 // inSystem counts the cohort requests still waiting or in flight.
 func (s *Simulator) inSystem() int {
@@ -479,7 +548,7 @@ func (s *Simulator) inSystem() int {
 // eventsSoFar lists the events applied so far, rate changes included.
 func (s *Simulator) eventsSoFar() []Event {
 	out := slices.Clone(s.applied)
-	for _, e := range s.scn.sortedEvents() {
+	for _, e := range append(s.scn.sortedEvents(), s.liveEvents...) {
 		if !e.Kind.affectsReplica() && e.At <= s.Now() {
 			out = append(out, e)
 		}

@@ -91,7 +91,7 @@ func SelectWeight(cfg StudyConfig, development []RunSummary) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	_, selected := selectWeight(cfg.Weights, g.conds, runs)
+	_, selected := selectWeight(cfg, g.conds, runs)
 	return selected, nil
 }
 
@@ -144,7 +144,8 @@ func AssembleStudy(cfg StudyConfig, development, validation []RunSummary) (*Stud
 	if res.Development, err = g.studyRuns(cfg.developmentPhase(), development); err != nil {
 		return nil, err
 	}
-	res.Weights, res.SelectedC = selectWeight(cfg.Weights, g.conds, res.Development)
+	res.Weights, res.SelectedC = selectWeight(cfg, g.conds, res.Development)
+	res.Margin = res.selectionMargin(g.conds)
 	if res.Validated, err = g.studyRuns(cfg.validationPhase(res.SelectedC), validation); err != nil {
 		return nil, err
 	}
@@ -153,17 +154,17 @@ func AssembleStudy(cfg StudyConfig, development, validation []RunSummary) (*Stud
 		if name == "adaptive" {
 			c = res.SelectedC
 		}
-		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
+		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, cfg.ValidationSeeds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
 	}
 	return res, nil
 }
 
 // selectWeight scores every weight on the development runs and selects the
 // best; ties keep the weight listed first.
-func selectWeight(weights []float64, conds []Condition, dev []StudyRun) (scores []Score, selected float64) {
+func selectWeight(cfg StudyConfig, conds []Condition, dev []StudyRun) (scores []Score, selected float64) {
 	best := math.Inf(-1)
-	for _, w := range weights {
-		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, dev, func(r StudyRun) bool { return r.C == w })
+	for _, w := range cfg.Weights {
+		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, cfg.DevelopmentSeeds, dev, func(r StudyRun) bool { return r.C == w })
 		scores = append(scores, sc)
 		if sc.MeanAttainment > best {
 			best, selected = sc.MeanAttainment, w

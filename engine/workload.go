@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // ArrivalProcess names how request arrival times are generated.
@@ -184,6 +185,7 @@ type workload struct {
 	trace    []TraceRecord
 	tables   *tokenTables
 	schedule []rateChange
+	pend     pending // how next.arrival was placed
 	next     request
 	has      bool
 	last     float64 // arrival time of the previous request
@@ -232,6 +234,14 @@ func rateSchedule(s *Scenario) []rateChange {
 	return out
 }
 
+// pending is how the next arrival was placed: after prev by gap at rate,
+// with the rate changes of schedule still to come. A rate change inserted
+// later (a live control) places it again, as if it had been scheduled.
+type pending struct {
+	prev, gap, rate float64
+	schedule        []rateChange
+}
+
 // advance generates the next request into w.next.
 func (w *workload) advance() {
 	u1, u2, u3, u4 := w.rng.Open(), w.rng.Open(), w.rng.Open(), w.rng.Float64()
@@ -247,7 +257,8 @@ func (w *workload) advance() {
 		r.arrival = rec.At
 		r.demand = w.demand.Tokens.Demand(rec.Prompt, rec.Output)
 	} else {
-		r.arrival = w.arrivalAfter(w.last, w.gap(u1))
+		w.pend = pending{prev: w.last, gap: w.gap(u1), rate: w.rate, schedule: w.schedule}
+		r.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
 		r.demand = w.draw(u2, u3)
 	}
 	w.next, w.has = r, true
@@ -277,13 +288,23 @@ func (w *workload) arrivalAfter(prev, gap float64) float64 {
 	return t
 }
 
-// setRate changes the rate at time now (live control), rescaling the pending
-// arrival's remaining gap.
-func (w *workload) setRate(now, rate float64) {
-	if w.has && w.process != Replay && w.next.arrival > now {
-		w.next.arrival = now + mul(w.next.arrival-now, w.rate/rate)
+// insertRate adds a rate change at time at (after the previous arrival) to
+// the schedule, after the changes already due then, and places the pending
+// arrival again: the result is what a scheduled change would have given.
+// A replayed trace has no rate to change.
+func (w *workload) insertRate(at, rate float64) {
+	if w.process == Replay || !w.has {
+		return
 	}
-	w.rate = rate
+	sched := w.pend.schedule
+	i := 0
+	for i < len(sched) && sched[i].at <= at {
+		i++
+	}
+	sched = slices.Insert(slices.Clone(sched), i, rateChange{at, rate})
+	w.pend.schedule = sched
+	w.schedule, w.rate = sched, w.pend.rate
+	w.next.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
 }
 
 // draw maps two uniforms to a demand in ms.

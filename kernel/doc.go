@@ -25,6 +25,10 @@
 // answer while a cell runs. Interrupt is the only Interpreter method called
 // concurrently with Execute. Every socket serialises its own writes.
 //
+// The sub-package worker runs an Interpreter in a child process and
+// replaces it when it dies; routelab's kernel and `routelab run` serve
+// cells through it, so a cell that kills its session never kills them.
+//
 // docs/kernel.md is the user-facing guide: installation, running notebooks,
 // interrupts, protocol coverage and troubleshooting.
 package kernel

@@ -67,9 +67,10 @@ func errorReply(name, value string) errorContent {
 	return errorContent{Status: "error", EName: name, EValue: value, Traceback: []string{name + ": " + value}}
 }
 
+// abortedReply answers an execute request aborted after an error: it ran
+// nothing, so it carries no execution count (as ipykernel's).
 type abortedReply struct {
-	Status         string `json:"status"`
-	ExecutionCount int    `json:"execution_count"`
+	Status string `json:"status"`
 }
 
 // handleShell dispatches one shell request (shell worker goroutine only).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/routelab/routelab/internal/jupytertest"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -115,6 +116,7 @@ func TestInstallRejectsBadOptions(t *testing.T) {
 
 func TestSysPrefixAsksPython(t *testing.T) {
 	py := python(t)
+	jupytertest.NewEnv(t).Setenv(t) // Python reads no directory of the user's
 	prefix, err := SysPrefix(py)
 	if err != nil {
 		t.Fatal(err)

@@ -27,18 +27,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// jupyterEnv isolates Jupyter in temporary directories and installs the
-// echo kernel as "routelab-echo" into its data directory.
+// jupyterEnv is a private Jupyter setup (jupytertest.Env) with the echo
+// kernel installed as "routelab-echo" in its data directory.
 func jupyterEnv(t *testing.T) []string {
 	t.Helper()
-	root := t.TempDir()
-	data := filepath.Join(root, "data")
+	env := jupytertest.NewEnv(t)
 	if _, err := Install(InstallOptions{Name: "routelab-echo", DisplayName: "Echo", Language: "echo",
-		Executable: echoKernel.Path(t), Argv: []string{"{connection_file}"}, DataDir: data}); err != nil {
+		Executable: echoKernel.Path(t), Argv: []string{"{connection_file}"}, DataDir: env.DataDir}); err != nil {
 		t.Fatal(err)
 	}
-	return append(os.Environ(), "JUPYTER_DATA_DIR="+data, "JUPYTER_PATH=",
-		"JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"), "JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"))
+	return env.Environ()
 }
 
 func TestJupyterConformanceSuite(t *testing.T) {
@@ -66,20 +64,23 @@ func TestJupyterConformanceSuite(t *testing.T) {
 }
 
 func TestInstalledKernelIsListedByJupyter(t *testing.T) {
-	root := t.TempDir()
 	exe := echoKernel.Path(t)
-	t.Setenv("JUPYTER_DATA_DIR", filepath.Join(root, "user"))
-	userDir, err := Install(InstallOptions{Executable: exe}) // --user: found through JUPYTER_DATA_DIR
+	prefix := filepath.Join(t.TempDir(), "prefix")
+	jenv := jupytertest.NewEnv(t, filepath.Join(prefix, "share", "jupyter"))
+	// Install's --user default resolves in process, through JUPYTER_DATA_DIR.
+	jenv.Setenv(t)
+	userDir, err := Install(InstallOptions{Executable: exe})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefix := filepath.Join(root, "prefix")
+	if want := filepath.Join(jenv.DataDir, "kernels", "routelab"); userDir != want {
+		t.Errorf("--user install went to %s, want %s", userDir, want)
+	}
 	prefixDir, err := Install(InstallOptions{Name: "routelab-prefix", Prefix: prefix, Executable: exe})
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := append(os.Environ(), "JUPYTER_PATH="+filepath.Join(prefix, "share", "jupyter"),
-		"JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"), "JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"))
+	env := jenv.Environ()
 	specs := jupytertest.Kernelspecs(t, env)
 	for name, dir := range map[string]string{"routelab": userDir, "routelab-prefix": prefixDir} {
 		entry, ok := specs[name].(map[string]any)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"os/signal"
 	"sync"
@@ -28,8 +29,10 @@ const (
 type Option func(*serveConfig)
 
 type serveConfig struct {
-	info    Info
-	signals <-chan os.Signal
+	info      Info
+	signals   <-chan os.Signal
+	listening func()
+	sockets   map[int]*os.File
 }
 
 // WithInfo sets what kernel_info_reply reports (default DefaultInfo()).
@@ -41,6 +44,22 @@ func WithInfo(info Info) Option {
 // from ch instead of subscribing to the process's SIGINT itself.
 func WithSignals(ch <-chan os.Signal) Option {
 	return func(c *serveConfig) { c.signals = ch }
+}
+
+// WithListening makes Serve call f once its sockets listen, before it
+// serves: work that would compete with binding for the CPU (starting a
+// session process) waits until clients can connect, since a client that
+// connects before the kernel listens retries only 100–200 ms later.
+func WithListening(f func()) Option {
+	return func(c *serveConfig) { c.listening = f }
+}
+
+// WithListeners gives Serve sockets already listening on some of the
+// connection file's ports (by port), as a launcher that binds them early
+// would; Serve takes ownership of the files and binds the other ports
+// itself.
+func WithListeners(sockets map[int]*os.File) Option {
+	return func(c *serveConfig) { c.sockets = sockets }
 }
 
 // Serve runs a Jupyter kernel on the channels named by connectionFile until a
@@ -67,8 +86,14 @@ func Serve(ctx context.Context, connectionFile string, interp Interpreter, logw 
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
-	if err := k.bind(connectionFile); err != nil {
+	if b, ok := interp.(Backgrounder); ok {
+		b.SetBackgroundSink(backgroundSink{k})
+	}
+	if err := k.bind(connectionFile, cfg.sockets); err != nil {
 		return err
+	}
+	if cfg.listening != nil {
+		cfg.listening()
 	}
 	signals := cfg.signals
 	if signals == nil {
@@ -102,6 +127,7 @@ type kernel struct {
 	stopOnce sync.Once
 	running  atomic.Bool
 	cellCtx  context.Context
+	displays displayParents
 
 	// shell worker state
 	execCount  int
@@ -138,15 +164,21 @@ type channel struct {
 	*zsocket
 }
 
-// bind listens on the five channels where the connection file says; on
-// failure the ones already bound are closed again.
-func (k *kernel) bind(file string) error {
+// bind listens on the five channels where the connection file says, on
+// the given sockets where there are; on failure the channels already
+// bound are closed again.
+func (k *kernel) bind(file string, sockets map[int]*os.File) error {
 	kinds := map[string]zmq4.SocketType{"shell": zmq4.Router, "control": zmq4.Router,
 		"stdin": zmq4.Router, "iopub": zmq4.Pub, "heartbeat": zmq4.Rep}
 	var bound []*channel
+	defer func() {
+		for _, f := range sockets {
+			f.Close() // net.FileListener keeps its own copy
+		}
+	}()
 	for _, p := range k.conn.ports() {
 		ep := k.conn.endpoint(p.port)
-		zs, err := listenZMQ(kinds[p.channel], p.channel, ep, k.log.Printf)
+		zs, err := k.listen(kinds[p.channel], p.channel, ep, sockets[p.port])
 		if err != nil {
 			for _, c := range bound {
 				c.Close()
@@ -169,6 +201,18 @@ func (k *kernel) bind(file string) error {
 		}
 	}
 	return nil
+}
+
+// listen serves one channel on socket, or on a socket of its own when nil.
+func (k *kernel) listen(kind zmq4.SocketType, name, endpoint string, socket *os.File) (*zsocket, error) {
+	if socket == nil {
+		return listenZMQ(kind, name, endpoint, k.log.Printf)
+	}
+	ln, err := net.FileListener(socket)
+	if err != nil {
+		return nil, err
+	}
+	return serveZMQ(kind, name, ln, k.log.Printf), nil
 }
 
 func (k *kernel) closeSockets() {
@@ -210,7 +254,7 @@ func (k *kernel) serve(ctx context.Context, signals <-chan os.Signal) {
 		k.log.Printf("the running cell did not stop within %v of shutdown; exiting anyway", workerGrace)
 	}
 	cancelCells()
-	k.closeSockets() // publishing is synchronous: nothing is left queued
+	k.closeSockets() // after sending what is queued for subscribers
 	readers.Wait()
 }
 
@@ -290,7 +334,7 @@ func (k *kernel) abortQueued() {
 		}
 		r := request{k: k, ch: k.shell, m: m}
 		r.withStatus(func() {
-			r.reply(abortedReply{Status: "aborted", ExecutionCount: k.execCount})
+			r.reply(abortedReply{Status: "aborted"})
 		})
 	}
 }

@@ -331,3 +331,80 @@ func TestHostilePeersNeitherStallNorCrash(t *testing.T) {
 		}
 	}
 }
+
+// A subscriber that never reads fills its own queue and loses messages;
+// another subscriber gets every message meanwhile, and the kernel goes on
+// without waiting for the slow one to time out.
+func TestSlowSubscriberDoesNotStallOthers(t *testing.T) {
+	k := startKernel(t)
+	slow, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", k.ci.IOPubPort))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	slow.Write(append(zmtpGreeting(), zmtpReady(zmtpProp("Socket-Type", "SUB"))...))
+	slow.Write([]byte{0x00, 0x01, 0x01}) // subscribe to everything; then never read
+	c := dial(t, k.ci)
+
+	const displays = 20000 // far more than a socket buffers or a queue holds
+	code := strings.Repeat("html <p>a display of some size, to fill buffers sooner</p>\n", displays)
+	id := c.send(c.shell, "execute_request", map[string]any{"code": code})
+	got := 0
+	for done := false; !done; {
+		m, ok := c.next(c.iopub, 30*time.Second)
+		if !ok {
+			t.Fatalf("the reading subscriber stalled after %d displays", got)
+		}
+		if m.Parent.MsgID != id {
+			continue
+		}
+		got += map[bool]int{true: 1}[m.Type == "display_data"]
+		done = m.Type == "status" && m.Content["execution_state"] == "idle"
+	}
+	if got != displays {
+		t.Errorf("the reading subscriber got %d of %d displays", got, displays)
+	}
+	if r := c.reply(c.shell, id); r.Content["status"] != "ok" {
+		t.Errorf("reply %v", r.Content)
+	}
+	logs := k.logs.String()
+	if !strings.Contains(logs, "stopped reading; it loses messages") {
+		t.Errorf("the slow subscriber lost nothing:\n%s", logs)
+	}
+	if strings.Contains(logs, "dropped a subscriber") {
+		t.Errorf("the kernel waited for the slow subscriber to time out:\n%s", logs)
+	}
+}
+
+// Sockets handed to Serve already listening are served as they are: the
+// test keeps its own listeners open, so binding those ports again would
+// fail.
+func TestServeUsesListeningSocketsItIsGiven(t *testing.T) {
+	ci := testConnectionInfo(t, testKey)
+	sockets := map[int]*os.File{}
+	for _, port := range []int{ci.ShellPort, ci.HBPort} {
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		f, err := l.(*net.TCPListener).File()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sockets[port] = f
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	logs := &syncBuffer{}
+	go func() { done <- Serve(ctx, writeConnectionFile(t, ci), fakelang.New(), logs, WithListeners(sockets)) }()
+	defer func() { cancel(); <-done }()
+	waitListening(t, ci)
+	c := dial(t, ci)
+	if r, _ := c.execute("echo served", nil); r.Content["status"] != "ok" {
+		t.Fatalf("execute: %v\n%s", r.Content, logs.String())
+	}
+	if err := c.ping(5 * time.Second); err != nil {
+		t.Errorf("heartbeat on a given socket: %v", err)
+	}
+}

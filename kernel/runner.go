@@ -118,7 +118,7 @@ func Execute(ctx context.Context, nb *Notebook, interp Interpreter, opts RunOpti
 		}
 		if res.err == nil {
 			if res.value != nil {
-				c.Outputs = append(c.Outputs, &Output{Type: "execute_result", Data: jsonBundle(res.value, func(string, ...any) {}),
+				c.Outputs = append(c.Outputs, &Output{Type: "execute_result", Data: WireBundle(res.value, func(string, ...any) {}),
 					ExecutionCount: &n})
 			}
 			continue
@@ -232,6 +232,9 @@ type recorder struct {
 	closed       bool
 }
 
+// Headless: a notebook run headless keeps what each display shows last.
+func (r *recorder) Headless() bool { return true }
+
 func (r *recorder) Stream(name, text string) {
 	if name != "stderr" {
 		name = "stdout"
@@ -255,7 +258,7 @@ func (r *recorder) Display(b display.Bundle, id string, update bool) {
 	if r.closed {
 		return
 	}
-	data := jsonBundle(b, func(string, ...any) {})
+	data := WireBundle(b, func(string, ...any) {})
 	if update {
 		for _, o := range r.displays[id] {
 			o.Data = data

@@ -223,7 +223,9 @@ nb = nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT)
 nbformat.validate(nb)
 if nbformat.writes(nb) + "\n" != open(sys.argv[1], encoding="utf-8").read():
     sys.exit("nbformat would write this notebook differently")`
-		out, err := exec.Command(py, "-c", script, path).CombinedOutput()
+		validate := exec.Command(py, "-c", script, path)
+		validate.Env = jupytertest.NewEnv(t).Environ()
+		out, err := validate.CombinedOutput()
 		if err != nil {
 			t.Errorf("%s does not validate: %v\n%s", name, err, out)
 		}
@@ -323,4 +325,22 @@ func FuzzParseNotebook(f *testing.F) {
 			t.Fatalf("write/read/write is not stable: %v", err)
 		}
 	})
+}
+
+// A notebook run headless says so to its cells, and an update a later cell
+// makes replaces the display an earlier cell showed.
+func TestRunIsHeadlessAndUpdatesEarlierDisplays(t *testing.T) {
+	nb := codeNotebook(t, "headless", "show v first", "update v second")
+	if err := Execute(context.Background(), nb, fakelang.New(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if o := nb.Cells[0].Outputs; len(o) != 1 || o[0].Data.Text() != "true" {
+		t.Errorf("the cell's sink is not headless: %+v", o[0])
+	}
+	if o := nb.Cells[1].Outputs; len(o) != 1 || o[0].Data.Text() != "second" {
+		t.Errorf("the display was not updated in place: %+v", o)
+	}
+	if len(nb.Cells[2].Outputs) != 0 {
+		t.Errorf("the update added outputs to its own cell: %+v", nb.Cells[2].Outputs)
+	}
 }

@@ -22,6 +22,9 @@ import (
 // (one silent peer blocks every later connection) without recovering from
 // malformed metadata, they write every frame header and body with its own
 // syscall, PUB queues without a flush, and frame sizes are not bounded.
+// PUB here gives each subscriber its own bounded queue and writer: the
+// kernel publishes at the pace of its subscribers, except one that has
+// stopped taking data, which loses messages instead of stalling the others.
 
 const (
 	handshakeTimeout = 10 * time.Second
@@ -30,6 +33,19 @@ const (
 	// maxFrame bounds the size of a received frame (zmq4 allocates what the
 	// header claims before reading it).
 	maxFrame = 1 << 30
+	// queueMessages and queueBytes bound what waits for one subscriber
+	// (the first is libzmq's default high-water mark). Publishing waits
+	// while a subscriber's queue is full, unless that subscriber is stalled:
+	// it has not taken a byte for stallAfter. A stalled subscriber loses
+	// the messages that do not fit; writeTimeout later it is dropped.
+	queueMessages = 1000
+	queueBytes    = 64 << 20
+	stallAfter    = 500 * time.Millisecond
+	// writeChunk is the most written at once to a subscriber, so progress
+	// (and a stall) is seen during a long write.
+	writeChunk = 256 << 10
+	// flushTimeout bounds how long closing waits for queued messages.
+	flushTimeout = time.Second
 )
 
 // zsocket is a listening ZeroMQ socket of one of the kinds a kernel serves:
@@ -44,6 +60,7 @@ type zsocket struct {
 	wg   sync.WaitGroup
 
 	mu    sync.Mutex
+	room  chan struct{}     // PUB: closed (and replaced) when a queue drains or a subscriber leaves
 	conns map[net.Conn]bool // every accepted connection, for Close
 	peers map[*peer]bool    // connections past the handshake
 	byID  map[string]*peer  // ROUTER routing ids
@@ -62,6 +79,8 @@ type peer struct {
 	z       *zmq4.Conn
 	id      string
 	topics  map[string]bool // PUB subscriptions, guarded by zsocket.mu
+	queue   *sendQueue      // PUB: messages waiting for this subscriber
+	gone    chan struct{}   // closed when the connection has ended
 }
 
 func (p *peer) Read(b []byte) (int, error) {
@@ -154,11 +173,17 @@ func listenZMQ(kind zmq4.SocketType, name, endpoint string, logf func(string, ..
 	if err != nil {
 		return nil, err
 	}
+	return serveZMQ(kind, name, ln, logf), nil
+}
+
+// serveZMQ serves a socket of the given kind on a listener.
+func serveZMQ(kind zmq4.SocketType, name string, ln net.Listener, logf func(string, ...any)) *zsocket {
 	s := &zsocket{kind: kind, name: name, ln: ln, logf: logf, in: make(chan [][]byte, 256), done: make(chan struct{}),
 		conns: map[net.Conn]bool{}, peers: map[*peer]bool{}, byID: map[string]*peer{}}
+	s.room = make(chan struct{})
 	s.wg.Add(1)
 	go s.accept()
-	return s, nil
+	return s
 }
 
 func (s *zsocket) accept() {
@@ -201,7 +226,7 @@ func (s *zsocket) closed() bool {
 // serve runs one connection: handshake, then receive until it closes.
 func (s *zsocket) serve(c net.Conn) {
 	defer s.wg.Done()
-	p := &peer{Conn: c, r: bufio.NewReaderSize(c, 64<<10)}
+	p := &peer{Conn: c, r: bufio.NewReaderSize(c, 64<<10), gone: make(chan struct{})}
 	defer s.drop(p)
 	if err := s.handshake(p); err != nil {
 		if !isDisconnect(err) {
@@ -285,11 +310,15 @@ func (s *zsocket) register(p *peer) {
 		s.byID[p.id] = p
 	case zmq4.Pub:
 		p.topics = map[string]bool{}
+		p.queue = &sendQueue{wake: make(chan struct{}, 1)}
+		s.wg.Add(1)
+		go s.writeQueued(p)
 	}
 }
 
 func (s *zsocket) drop(p *peer) {
 	p.Close()
+	close(p.gone)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.conns, p.Conn)
@@ -297,6 +326,7 @@ func (s *zsocket) drop(p *peer) {
 	if p.id != "" && s.byID[p.id] == p {
 		delete(s.byID, p.id)
 	}
+	s.roomChanged()
 }
 
 // deliver acts on a received message; false ends the connection.
@@ -343,26 +373,189 @@ func (s *zsocket) send(frames [][]byte) error {
 	return nil
 }
 
-// publish writes a PUB message to every peer subscribed to a prefix of its
-// first frame. It returns once the bytes are with the operating system.
+// publish queues a PUB message for every peer subscribed to a prefix of
+// its first frame, waiting while one whose queue is full still takes data;
+// stalled ones lose the message.
 func (s *zsocket) publish(frames [][]byte) {
 	data := appendFrames(nil, frames)
 	topic := string(frames[0])
 	s.mu.Lock()
-	var to []*peer
-	for p := range s.peers {
-		for t := range p.topics {
-			if strings.HasPrefix(topic, t) {
-				to = append(to, p)
-				break
+	defer s.mu.Unlock()
+	for {
+		var to []*peer
+		wait := false
+		for p := range s.peers {
+			for t := range p.topics {
+				if strings.HasPrefix(topic, t) {
+					to = append(to, p)
+					wait = wait || !p.queue.fits(len(data)) && !p.queue.stalled()
+					break
+				}
 			}
 		}
+		if !wait || s.closed() {
+			for _, p := range to {
+				if p.queue.push(data) {
+					s.logf("%s: a subscriber at %s stopped reading; it loses messages until it reads again", s.name, p.RemoteAddr())
+				}
+			}
+			return
+		}
+		room := s.room
+		s.mu.Unlock()
+		select {
+		case <-room:
+		case <-time.After(stallAfter / 10): // a subscriber may have stalled since
+		}
+		s.mu.Lock()
 	}
-	s.mu.Unlock()
-	for _, p := range to {
-		if err := p.write(data); err != nil {
+}
+
+// roomChanged wakes publishers waiting for room (s.mu held).
+func (s *zsocket) roomChanged() {
+	close(s.room)
+	s.room = make(chan struct{})
+}
+
+// writeQueued sends a subscriber's queued messages, in as few writes as
+// possible, until the connection ends. A subscriber that stops reading is
+// dropped after writeTimeout; the messages it could not take meanwhile are
+// lost, and the log says how many.
+func (s *zsocket) writeQueued(p *peer) {
+	defer s.wg.Done()
+	for {
+		select {
+		case <-p.queue.wake:
+		case <-p.gone:
+			return
+		}
+		data, lost := p.queue.take()
+		if lost > 0 {
+			s.logf("%s: a subscriber at %s reads again; it lost %d messages", s.name, p.RemoteAddr(), lost)
+		}
+		err := s.writeChunks(p, data)
+		p.queue.sent(len(data))
+		s.mu.Lock()
+		s.roomChanged()
+		s.mu.Unlock()
+		if err != nil {
 			s.logf("%s: dropped a subscriber that stopped reading: %v", s.name, err)
 			p.Close()
+			return
+		}
+	}
+}
+
+func (s *zsocket) writeChunks(p *peer, data []byte) error {
+	for len(data) > 0 {
+		n := min(len(data), writeChunk)
+		if err := p.write(data[:n]); err != nil {
+			return err
+		}
+		p.queue.progress()
+		data = data[n:]
+	}
+	return nil
+}
+
+// sendQueue holds the messages published to one subscriber until its
+// writer has written them: those waiting and those being written count
+// against the bounds, so a subscriber stuck in a write is full.
+type sendQueue struct {
+	mu           sync.Mutex
+	pending      []byte    // messages waiting, already framed
+	count        int       // messages waiting or being written
+	bytes        int       // their size
+	taken        int       // of those, messages being written
+	lost         int       // messages refused since the last take
+	lastProgress time.Time // when the writer last wrote (or took) data
+	wake         chan struct{}
+}
+
+// fits reports whether a message of n bytes would be queued.
+func (q *sendQueue) fits(n int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.fitsLocked(n)
+}
+
+func (q *sendQueue) fitsLocked(n int) bool {
+	// An empty queue takes any message: a big one is not lost for its size.
+	return q.count == 0 || q.count < queueMessages && q.bytes+n <= queueBytes
+}
+
+// stalled reports whether the subscriber has data in flight but has taken
+// none for stallAfter.
+func (q *sendQueue) stalled() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.taken > 0 && time.Since(q.lastProgress) > stallAfter
+}
+
+// push queues data, or counts it lost when the queue is full; true for
+// the first loss since the subscriber last took messages.
+func (q *sendQueue) push(data []byte) (firstLoss bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.fitsLocked(len(data)) {
+		q.lost++
+		return q.lost == 1
+	}
+	q.pending = append(q.pending, data...)
+	q.count++
+	q.bytes += len(data)
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+	return false
+}
+
+// take hands the waiting messages to the writer and says how many
+// messages were lost since the last take.
+func (q *sendQueue) take() (data []byte, lost int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	data, lost = q.pending, q.lost
+	q.pending, q.lost, q.taken, q.lastProgress = nil, 0, q.count, time.Now()
+	return data, lost
+}
+
+// progress notes that the subscriber took data.
+func (q *sendQueue) progress() {
+	q.mu.Lock()
+	q.lastProgress = time.Now()
+	q.mu.Unlock()
+}
+
+// sent releases the taken messages once written (or given up).
+func (q *sendQueue) sent(n int) {
+	q.mu.Lock()
+	q.count -= q.taken
+	q.bytes -= n
+	q.taken = 0
+	q.mu.Unlock()
+}
+
+func (q *sendQueue) idle() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.count == 0
+}
+
+// flush waits until every subscriber's queue has been written, for at
+// most timeout: the last messages (shutdown_reply, idle) reach clients
+// that are reading.
+func (s *zsocket) flush(timeout time.Duration) {
+	for deadline := time.Now().Add(timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		s.mu.Lock()
+		busy := false
+		for p := range s.peers {
+			busy = busy || p.queue != nil && !p.queue.idle()
+		}
+		s.mu.Unlock()
+		if !busy {
+			return
 		}
 	}
 }
@@ -384,13 +577,15 @@ func appendFrames(dst []byte, frames [][]byte) []byte {
 	return dst
 }
 
-// Close stops accepting, closes every connection and waits for their
-// goroutines.
+// Close stops accepting, sends what is queued for subscribers (within
+// flushTimeout), closes every connection and waits for their goroutines.
 func (s *zsocket) Close() {
+	s.flush(flushTimeout)
 	s.mu.Lock()
 	if !s.closed() {
 		close(s.done)
 	}
+	s.roomChanged()
 	s.ln.Close()
 	for c := range s.conns {
 		c.Close()

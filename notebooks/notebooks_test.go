@@ -149,6 +149,7 @@ func TestNotebooksRun(t *testing.T) {
 			t.Logf("%s ran in %v", path, first.took.Round(time.Millisecond))
 			checkCells(t, first.nb)
 			checkOffline(t, first.html)
+			checkProseNumbers(t, path, first.nb)
 
 			// Same notebook, fresh session: the same bytes.
 			second := run(t, path, t.TempDir())
@@ -163,8 +164,8 @@ func TestNotebooksRun(t *testing.T) {
 }
 
 // figureCall matches a cell whose value is a figure: its last line calls
-// Chart, CDF, Timeline or Paired.
-var figureCall = regexp.MustCompile(`\.(Chart|CDF|Timeline|Paired)\([^()]*\)\s*$`)
+// Chart, CDF or Timeline (Paired is a table; Paired(a, b).Chart() draws it).
+var figureCall = regexp.MustCompile(`\.(Chart|CDF|Timeline)\([^()]*\)\s*$`)
 
 // checkCells requires every code cell to show something, figures to come out
 // as interactive charts and static figures as SVG, and cells to fail exactly
@@ -254,7 +255,9 @@ func validateWithNBFormat(t *testing.T, path string) {
 	py := jupytertest.PythonWith(t, "nbformat")
 	script := `import sys, nbformat
 nbformat.validate(nbformat.read(sys.argv[1], as_version=nbformat.NO_CONVERT))`
-	if out, err := exec.Command(py, "-c", script, path).CombinedOutput(); err != nil {
+	cmd := exec.Command(py, "-c", script, path)
+	cmd.Env = jupytertest.NewEnv(t).Environ()
+	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("nbformat rejects the executed notebook: %v\n%s", err, out)
 	}
 }

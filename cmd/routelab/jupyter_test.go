@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/routelab/routelab/internal/jupytertest"
@@ -28,6 +29,11 @@ var jupyterDir = filepath.Join("..", "..", "kernel", "testdata", "jupyter")
 var routelab = &jupytertest.Binary{Package: ".", Name: "routelab"}
 
 func TestMain(m *testing.M) {
+	// Commands run in process (`run`) start their session workers from this
+	// test binary, as the routelab binary starts them from itself.
+	if len(os.Args) > 1 && os.Args[1] == "worker" {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	code := m.Run()
 	routelab.Remove()
 	os.Exit(code)
@@ -38,7 +44,7 @@ type jupyter struct {
 	exe     string   // the routelab binary the kernelspec runs
 	prefix  string   // where `routelab install --prefix` wrote
 	specDir string   // PREFIX/share/jupyter/kernels/routelab
-	env     []string // for Python processes: Jupyter looks only here
+	env     []string // private HOME, Jupyter and XDG directories; JUPYTER_PATH is prefix's
 }
 
 // installKernel installs the kernelspec "routelab" with the CLI, the way a
@@ -46,20 +52,26 @@ type jupyter struct {
 func installKernel(t *testing.T) *jupyter {
 	t.Helper()
 	j := &jupyter{exe: routelab.Path(t)}
-	root := t.TempDir()
-	j.prefix = filepath.Join(root, "prefix")
-	out, err := exec.Command(j.exe, "install", "--prefix", j.prefix).CombinedOutput()
-	if err != nil {
-		t.Fatalf("routelab install --prefix: %v\n%s", err, out)
-	}
+	j.prefix = filepath.Join(t.TempDir(), "prefix")
+	j.env = jupytertest.NewEnv(t, filepath.Join(j.prefix, "share", "jupyter")).Environ()
+	out := j.routelab(t, "install", "--prefix", j.prefix)
 	j.specDir = filepath.Join(j.prefix, "share", "jupyter", "kernels", "routelab")
 	if want := fmt.Sprintf("installed kernelspec %q in %s\n", "routelab", j.specDir); string(out) != want {
 		t.Errorf("routelab install printed %q, want %q", out, want)
 	}
-	j.env = append(os.Environ(), "JUPYTER_PATH="+filepath.Join(j.prefix, "share", "jupyter"),
-		"JUPYTER_DATA_DIR="+filepath.Join(root, "data"), "JUPYTER_CONFIG_DIR="+filepath.Join(root, "config"),
-		"JUPYTER_RUNTIME_DIR="+filepath.Join(root, "runtime"))
 	return j
+}
+
+// routelab runs the routelab binary in j's environment.
+func (j *jupyter) routelab(t *testing.T, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(j.exe, args...)
+	cmd.Env = j.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("routelab %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
 }
 
 // python runs a Python script of kernel/testdata/jupyter in j's environment
@@ -109,9 +121,7 @@ func TestInstallPrefixIsListedByJupyter(t *testing.T) {
 	jupytertest.PythonWith(t, "jupyter_client")
 	j := installKernel(t)
 	// A second kernelspec under another name, e.g. one per build.
-	if out, err := exec.Command(j.exe, "install", "--prefix", j.prefix, "--name", "routelab-dev").CombinedOutput(); err != nil {
-		t.Fatalf("install --name: %v\n%s", err, out)
-	}
+	j.routelab(t, "install", "--prefix", j.prefix, "--name", "routelab-dev")
 	specs := jupytertest.Kernelspecs(t, j.env)
 	for name, dir := range map[string]string{"routelab": j.specDir, "routelab-dev": filepath.Join(filepath.Dir(j.specDir), "routelab-dev")} {
 		entry, ok := specs[name].(map[string]any)
@@ -131,10 +141,7 @@ func TestInstallPrefixIsListedByJupyter(t *testing.T) {
 			t.Errorf("%s listed as %v; want resource_dir %s, argv %s", name, entry, dir, wantArgv)
 		}
 	}
-	out, err := exec.Command(j.exe, "install", "--prefix", j.prefix, "--name", "routelab-dev", "--uninstall").CombinedOutput()
-	if err != nil {
-		t.Fatalf("install --uninstall: %v\n%s", err, out)
-	}
+	j.routelab(t, "install", "--prefix", j.prefix, "--name", "routelab-dev", "--uninstall")
 	specs = jupytertest.Kernelspecs(t, j.env)
 	if _, listed := specs["routelab-dev"]; listed {
 		t.Error("routelab-dev still listed after install --uninstall")
@@ -219,7 +226,7 @@ func TestBenchKernelScriptRuns(t *testing.T) {
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	keys := []string{"start_ms_median", "start_ms_median_reconnect_1ms",
+	keys := []string{"start_ms_median", "start_ms_p95", "start_ms_median_reconnect_1ms",
 		"round_trip_ms_median_frames", "round_trip_ms_p95_frames", "interrupt_to_idle_ms_median_frames",
 		"round_trip_ms_median_jupyter_client", "round_trip_ms_p95_jupyter_client", "interrupt_to_idle_ms_median_jupyter_client"}
 	for _, k := range keys {
@@ -231,4 +238,121 @@ func TestBenchKernelScriptRuns(t *testing.T) {
 		t.Logf("%-44s %8.3f ms", k, v)
 	}
 	t.Logf("samples: %v", res["samples"])
+}
+
+// deathStep is one cell as session_death.py reports it.
+type deathStep struct {
+	Code  string         `json:"code"`
+	Reply map[string]any `json:"reply"`
+	IOPub []struct {
+		Type    string         `json:"type"`
+		Content map[string]any `json:"content"`
+	} `json:"iopub"`
+}
+
+func (s deathStep) types() string {
+	var out []string
+	for _, m := range s.IOPub {
+		out = append(out, m.Type)
+	}
+	return strings.Join(out, " ")
+}
+
+// result is the text/plain of the cell's execute_result.
+func (s deathStep) result() string {
+	for _, m := range s.IOPub {
+		if m.Type == "execute_result" {
+			data, _ := m.Content["data"].(map[string]any)
+			text, _ := data["text/plain"].(string)
+			return text
+		}
+	}
+	return ""
+}
+
+// The real kernel through jupyter_client: cells that kill the session fail
+// with SessionDied and the kernel lives on (a front end never sees "kernel
+// died"); a worker killed between cells is reported by the next cell; and
+// shutdown, restart, SIGTERM and SIGKILL of the kernel leave no worker.
+func TestSessionDeathThroughJupyterClient(t *testing.T) {
+	py := jupytertest.PythonWith(t, "jupyter_client")
+	j := installKernel(t)
+	var got struct {
+		Cells struct {
+			Steps         []deathStep `json:"steps"`
+			KernelAlive   bool        `json:"kernel_alive"`
+			SameKernel    bool        `json:"same_kernel"`
+			WorkerChanged bool        `json:"worker_changed"`
+			Log           string      `json:"log"`
+		} `json:"cells"`
+		Idle struct {
+			After       deathStep `json:"after"`
+			KernelAlive bool      `json:"kernel_alive"`
+		} `json:"idle"`
+		Shutdown map[string]bool `json:"shutdown"`
+		Restart  struct {
+			OldWorkerGone bool      `json:"old_worker_gone"`
+			NewWorker     bool      `json:"new_worker"`
+			After         deathStep `json:"after"`
+		} `json:"restart"`
+		SIGTERM map[string]bool `json:"sigterm"`
+		SIGKILL map[string]bool `json:"sigkill"`
+	}
+	out := j.python(t, py, "session_death.py", "routelab")
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	c := got.Cells
+	died := func(at, reason string) string {
+		return "the session died at line " + at + ": " + reason + "; its variables are lost; a fresh session is ready"
+	}
+	want := []struct{ status, ename, evalue, result string }{
+		{"ok", "", "", ""},
+		{"error", "SessionDied", died("9:1", "concurrent map writes"), ""},
+		{"error", "CompileError", "1:1: undefined: x", ""},
+		{"ok", "", "", "2"},
+		{"error", "SessionDied", died("4:1", "sync: unlock of unlocked mutex"), ""},
+		{"error", "SessionDied", died("2:1", "out of memory (the session's limit is 1GiB; ROUTELAB_MEMORY_LIMIT changes it)"), ""},
+		{"ok", "", "", "4"},
+	}
+	if len(c.Steps) != len(want) {
+		t.Fatalf("%d steps, want %d", len(c.Steps), len(want))
+	}
+	for i, w := range want {
+		s := c.Steps[i]
+		ename, _ := s.Reply["ename"].(string)
+		evalue, _ := s.Reply["evalue"].(string)
+		if s.Reply["status"] != w.status || ename != w.ename || evalue != w.evalue || s.result() != w.result {
+			t.Errorf("%.30q: %v %s %q, result %q\nwant %s %s %q, result %q", s.Code, s.Reply["status"], ename, evalue, s.result(),
+				w.status, w.ename, w.evalue, w.result)
+		}
+		if tb, _ := json.Marshal(s.Reply["traceback"]); strings.Contains(string(tb), "goroutine") {
+			t.Errorf("%.30q: the traceback shows the goroutine dump: %s", s.Code, tb)
+		}
+		if w.ename == "SessionDied" && s.types() != "status:busy execute_input error status:idle" {
+			t.Errorf("%.30q: iopub %s", s.Code, s.types())
+		}
+	}
+	if !c.KernelAlive || !c.SameKernel || !c.WorkerChanged {
+		t.Errorf("kernel alive %v, same kernel process %v, worker replaced %v", c.KernelAlive, c.SameKernel, c.WorkerChanged)
+	}
+	for _, w := range []string{"fatal error: concurrent map writes", "goroutine ", "fatal error: sync: unlock of unlocked mutex"} {
+		if !strings.Contains(c.Log, w) {
+			t.Errorf("the kernel's log lacks %q", w)
+		}
+	}
+	note := "[routelab: the session died while no cell was running (killed by signal 9 (killed)); " +
+		"a fresh session was started, and the variables of earlier cells are lost]\n"
+	idle := got.Idle.After
+	if idle.Reply["status"] != "ok" || idle.result() != "3" || len(idle.IOPub) < 3 || idle.IOPub[2].Content["text"] != note {
+		t.Errorf("after an idle death: %v, iopub %+v", idle.Reply, idle.IOPub)
+	}
+	for name, r := range map[string]map[string]bool{"shutdown": got.Shutdown, "SIGTERM": got.SIGTERM, "SIGKILL": got.SIGKILL} {
+		if !r["kernel_gone"] || !r["worker_gone"] {
+			t.Errorf("%s of the kernel: %v", name, r)
+		}
+	}
+	if r := got.Restart; !r.OldWorkerGone || !r.NewWorker || r.After.result() != "2" {
+		t.Errorf("restart: old worker gone %v, new worker %v, 1 + 1 = %q", r.OldWorkerGone, r.NewWorker, r.After.result())
+	}
 }

@@ -3,6 +3,8 @@
 // the Jupyter kernel.
 package main
 
+//go:generate go test -run TestCLIReference -update .
+
 import (
 	"context"
 	"errors"
@@ -51,8 +53,8 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newMergeCmd(), newPoliciesCmd(),
-		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd())
+	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newMergeCmd(), newPoliciesCmd(), newConsoleCmd(),
+		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd(), newWorkerCmd())
 	return root
 }
 

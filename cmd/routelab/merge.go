@@ -19,6 +19,7 @@ type mergeConfig struct {
 	csvSummary bool
 	table      string
 	out        string
+	paired     pairedFlags
 	figures    figureFiles
 }
 
@@ -32,6 +33,8 @@ checks that they are every shard of one experiment made by one build, and writes
 unsharded command would have: the same table, --json, --csv and --csv-summary, byte for byte.
 A study's shards run in two rounds (development, then validation with --development): give
 merge both. Arguments with *, ? or [ are patterns merge expands itself.
+
+--baseline NAME adds the paired statistics, as the unsharded command's --baseline does.
 
 Figures are drawn from each run's summary, as shards keep no latencies: the comparison,
 sweep and study figures are the unsharded command's, byte for byte; the --html report of a
@@ -48,7 +51,8 @@ comparison leaves out the latency CDF, and says so.`,
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV (compare and sweep)")
 	f.StringVar(&cfg.table, "table", "", "also write the text table to this file")
 	f.StringVar(&cfg.out, "out", "", "write the output (the table, --json, --csv or --csv-summary) to this file instead of standard output (for a container without a shell)")
-	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
+	cfg.paired.bind(cmd, true)
+	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
 	cfg.figures.bind(cmd, "result's")
 	return cmd
 }
@@ -68,15 +72,26 @@ func (m *mergeConfig) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	if res.po, err = m.paired.options(cmd, res.policies, res.seeds); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if res.po != nil && m.paired.csv && shards[0].Config.Command == "study" {
+		return errors.New("merge: --csv-paired: a study writes its paired statistics in the text table or --json")
+	}
 	return m.write(cmd, res)
 }
 
 // merged is an assembled result with the writers of its command.
 type merged struct {
-	// write writes what the command writes with the output flags of c.
-	write  func(w io.Writer, c *compareConfig) error
-	figure func() (*plot.Figure, error)
-	page   func(*plot.Figure) ([]byte, error)
+	// write writes what the command writes with the output flags of c and
+	// the paired statistics po asks for (none when nil).
+	write func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error
+	// policies and seeds are what --baseline is checked against.
+	policies []string
+	seeds    int
+	po       *engine.PairedOptions
+	figure   func() (*plot.Figure, error)
+	page     func(*plot.Figure) ([]byte, error)
 }
 
 // assemble puts the shards' runs back together into their command's result.
@@ -96,9 +111,21 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 	if m.figures.any() {
 		withSummaryRuns(res)
 	}
+	sw := cfg.sweep()
+	policies, seeds := specNames(sw.Policies), len(sw.Seeds)
 	if cfg.Command == "sweep" {
 		return &merged{
-			write:  func(w io.Writer, c *compareConfig) error { return (&sweepConfig{compareConfig: *c}).write(w, res) },
+			write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
+				var p *engine.SweepPaired
+				if po != nil {
+					var err error
+					if p, err = res.Paired(*po); err != nil {
+						return err
+					}
+				}
+				return (&sweepConfig{compareConfig: *c}).write(w, res, p)
+			},
+			policies: policies, seeds: seeds,
 			figure: func() (*plot.Figure, error) { return plot.RateSweep(res) },
 			page:   singlePage,
 		}, nil
@@ -108,7 +135,17 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 		fmt.Fprintln(stderr, "merge: the report leaves out the latency CDF: shards keep each run's summary, not its latencies")
 	}
 	return &merged{
-		write:  func(w io.Writer, c *compareConfig) error { return c.write(w, cmp) },
+		write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
+			var p *engine.Paired
+			if po != nil {
+				var err error
+				if p, err = cmp.Paired(*po); err != nil {
+					return err
+				}
+			}
+			return c.write(w, cmp, p)
+		},
+		policies: policies, seeds: seeds,
 		figure: func() (*plot.Figure, error) { return plot.Comparison(cmp) },
 		page: func(*plot.Figure) ([]byte, error) {
 			r, err := plot.Report(cmp)
@@ -160,9 +197,17 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 		return nil, err
 	}
 	return &merged{
-		write: func(w io.Writer, c *compareConfig) error {
-			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res)
+		write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
+			var p *engine.Paired
+			if po != nil {
+				var err error
+				if p, err = res.Paired(*po); err != nil {
+					return err
+				}
+			}
+			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res, p)
 		},
+		policies: sc.Policies, seeds: len(sc.ValidationSeeds),
 		figure: func() (*plot.Figure, error) { return plot.StudyHeatmap(res) },
 		page:   singlePage,
 	}, nil
@@ -171,17 +216,17 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 // write writes the chosen output to stdout, the table to --table and the
 // figures, as the command would have.
 func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
-	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary}
+	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary, paired: m.paired}
 	if m.out == "" {
-		if err := res.write(cmd.OutOrStdout(), chosen); err != nil {
+		if err := res.write(cmd.OutOrStdout(), chosen, res.po); err != nil {
 			return err
 		}
-	} else if err := writeStreamed(cmd.ErrOrStderr(), m.out, func(w io.Writer) error { return res.write(w, chosen) }); err != nil {
+	} else if err := writeStreamed(cmd.ErrOrStderr(), m.out, func(w io.Writer) error { return res.write(w, chosen, res.po) }); err != nil {
 		return err
 	}
 	if m.table != "" {
 		var b bytes.Buffer
-		if err := res.write(&b, &compareConfig{}); err != nil {
+		if err := res.write(&b, &compareConfig{}, res.po); err != nil {
 			return err
 		}
 		if err := writeFile(cmd.ErrOrStderr(), m.table, b.Bytes()); err != nil {

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"os"
+	"log"
 	"path/filepath"
 	"time"
 
-	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/kernel"
 	"github.com/spf13/cobra"
 )
@@ -25,10 +24,13 @@ func newRunCmd() *cobra.Command {
 		Use:   "run NOTEBOOK.ipynb",
 		Short: "Execute a notebook headless, without Jupyter",
 		Long: `run executes a notebook's code cells in order in one routelab session — the same
-path the Jupyter kernel uses — and writes the outputs as nbformat 4. It stops at the first
-failing cell unless --allow-errors is given, and exits non-zero when a cell failed. --html
-also writes a standalone page of the executed notebook whose charts work offline. Cells
-run in the notebook's directory, as under Jupyter, so relative paths resolve alike.`,
+path the Jupyter kernel uses, in a worker process — and writes the outputs as nbformat 4.
+A failing cell (including one whose session died: the next cells then run in a fresh
+session) gets its error as output. Without --allow-errors the run stops at the first
+failing cell and exits non-zero; with --allow-errors it runs every cell and exits 0, as
+"jupyter nbconvert --execute --allow-errors" does. The output notebook and the --html page
+are always written, with every cell run so far. Cells run in the notebook's directory, as
+under Jupyter, so relative paths resolve alike; --html's page works offline.`,
 		Example: `  routelab run notebooks/01-tour.ipynb -o out.ipynb --html out.html
   routelab run analysis.ipynb --inplace --timeout 2m`,
 		Args: cobra.ExactArgs(1),
@@ -38,7 +40,7 @@ run in the notebook's directory, as under Jupyter, so relative paths resolve ali
 	f.StringVarP(&cfg.output, "output", "o", "", "write the executed notebook here")
 	f.BoolVar(&cfg.inPlace, "inplace", false, "overwrite the input notebook with the executed one")
 	f.StringVar(&cfg.html, "html", "", "write a standalone HTML page of the executed notebook")
-	f.BoolVar(&cfg.allowErrors, "allow-errors", false, "keep going after a failing cell")
+	f.BoolVar(&cfg.allowErrors, "allow-errors", false, "run every cell, record errors in their cells and exit 0")
 	f.DurationVar(&cfg.timeout, "timeout", 0, "interrupt any cell running longer (e.g. 90s; 0: no limit)")
 	f.BoolVarP(&cfg.quiet, "quiet", "q", false, "no per-cell progress on stderr")
 	cmd.MarkFlagsMutuallyExclusive("output", "inplace")
@@ -57,23 +59,19 @@ func (c *runConfig) run(cmd *cobra.Command, path string) error {
 	if !c.quiet {
 		opts.Progress = cmd.ErrOrStderr()
 	}
-	// Cells run in the notebook's directory, as Jupyter and nbconvert run
-	// them, so a notebook's relative paths mean the same everywhere.
 	for _, p := range []*string{&path, &opts.Output, &opts.HTML} {
 		if err := absolute(p); err != nil {
 			return err
 		}
 	}
-	back, err := chdir(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer back()
-	sess, err := symbols.NewSession(sessionOptions(nil))
+	// Cells run in the notebook's directory, as Jupyter and nbconvert run
+	// them, so a notebook's relative paths mean the same everywhere.
+	sess, err := supervisedSession(log.New(cmd.ErrOrStderr(), "routelab run: ", 0), "routelab run's standard error", filepath.Dir(path))
 	if err != nil {
 		return err
 	}
 	defer sess.Close()
+	sess.Start()
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	return kernel.Run(ctx, sess, path, opts)
@@ -87,16 +85,4 @@ func absolute(p *string) error {
 	abs, err := filepath.Abs(*p)
 	*p = abs
 	return err
-}
-
-// chdir changes the working directory to dir and returns how to change it back.
-func chdir(dir string) (back func(), err error) {
-	old, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Chdir(dir); err != nil {
-		return nil, err
-	}
-	return func() { os.Chdir(old) }, nil
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // shardCase is an experiment run whole and in shards, and the output flags
@@ -22,14 +24,28 @@ type shardCase struct {
 func shardCases(t *testing.T) []shardCase {
 	study := writeStudyFile(t)
 	tables := [][]string{nil, {"--json"}, {"--csv"}, {"--csv-summary"}}
+	paired := func(baseline string, csv bool) [][]string {
+		out := [][]string{{"--baseline", baseline}, {"--json", "--baseline", baseline, "--bootstrap"}}
+		if csv {
+			out = append(out, []string{"--csv-paired", "--baseline", baseline})
+		}
+		return out
+	}
 	compare := []string{"compare", "--scenario", "failure", "--heterogeneity", "high", "--seeds", "3", "--rate", "150"}
 	sweep := []string{"sweep", "--scenario", "burst", "--rates", "100,250", "--seeds", "2"}
+	scn, err := engine.BuiltinScenario("straggler", 175, engine.HighHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scn.Events = append(scn.Events, engine.Event{At: 9000, Kind: engine.EventFail, Replica: 1})
+	scenarioFile := writeScenarioFile(t, t.TempDir(), "session.json", scn)
 	return []shardCase{
-		{"compare", compare, tables},
-		{"compare-scripted", append(slices.Clip(compare), "--policies", "least-queue,"+scriptedPolicies+",adaptive"), tables},
-		{"sweep", sweep, tables},
+		{"compare", compare, append(slices.Clip(tables), paired("least-queue", true)...)},
+		{"compare-scripted", append(slices.Clip(compare), "--policies", "least-queue,"+scriptedPolicies+",adaptive"), append(slices.Clip(tables), paired("adaptive", false)...)},
+		{"compare-scenario-file", []string{"compare", "--scenario-file", scenarioFile, "--seeds", "2"}, tables[:2]},
+		{"sweep", sweep, append(slices.Clip(tables), paired("round-robin", true)...)},
 		{"sweep-scripted", append(slices.Clip(sweep), "--policies", scriptedPolicies+",round-robin"), tables},
-		{"study", []string{"study", study}, tables[:3]},
+		{"study", []string{"study", study}, append(slices.Clip(tables[:3]), paired("least-queue", false)...)},
 		{"study-scripted", []string{"study", study, "--policies", scriptedPolicies}, tables[:3]},
 	}
 }
@@ -56,8 +72,8 @@ func runShards(t *testing.T, dir string, args []string, count int) []string {
 
 // Compare, sweep and study split into 1, 2, 3 and 7 shards, with built-in
 // policies and with a policy file, merge into the unsharded command's
-// outputs byte for byte: the table, --json, --csv, --csv-summary, and
-// --table.
+// outputs byte for byte: the table, --json, --csv, --csv-summary, --table,
+// and with --baseline the paired statistics (table, JSON, --csv-paired).
 func TestMergedEqualsUnsharded(t *testing.T) {
 	for _, c := range shardCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -259,10 +275,11 @@ func TestShardFlagErrors(t *testing.T) {
 		{[]string{"compare", "--shard", "1/2"}, "--shard needs --out FILE"},
 		{[]string{"compare", "--out", out}, "--out goes with --shard"},
 		{[]string{"study", study, "--development", out}, "--development goes with --shard"},
-		{[]string{"compare", "--shard", "1/2", "--out", out, "--json"}, "--json does not go with --shard: a shard writes only its file (--out); routelab merge writes tables and figures"},
+		{[]string{"compare", "--shard", "1/2", "--out", out, "--json"}, "--json does not go with --shard: a shard writes only its file (--out); routelab merge writes tables, figures and paired statistics (merge --json)"},
+		{[]string{"study", study, "--shard", "1/2", "--out", out, "--baseline", "least-queue"}, "--baseline does not go with --shard: a shard writes only its file (--out); routelab merge writes tables, figures and paired statistics (merge --baseline)"},
 		{[]string{"sweep", "--shard", "1/2", "--out", out, "--svg", "x.svg"}, "--svg does not go with --shard"},
 		{[]string{"compare", "--seeds", "1", "--shard", "5/8", "--out", out}, `shard: "5/8" is not allowed (want at most 4 shards: the experiment has 4 runs)`},
-		{[]string{"compare", "--policies", "adaptive,oracle"}, `policy: "oracle" is not allowed (want one of round-robin, least-queue, latency-aware, adaptive, random, p2c, or a policy file FILE.go)`},
+		{[]string{"compare", "--policies", "adaptive,oracle"}, `policy: "oracle" is not allowed (want one of ` + strings.Join(engine.PolicyNames(), ", ") + `, or a policy file FILE.go)`},
 		{[]string{"study", study, "--policies", "adaptive"}, `--policies: "adaptive" is not a policy file FILE.go`},
 	} {
 		_, stderr, code := runCLI(t, c.args...)

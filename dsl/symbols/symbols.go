@@ -66,16 +66,21 @@ func NewPolicySession(opts dsl.Options, onPolicy func(lab.PolicySpec)) (*dsl.Ses
 // labBinder returns the Bind of lab: it replaces lab's package-level entry
 // points with versions bound to the session. Their runs stop as soon as the
 // cell is interrupted (before the interpreter is stopped), figures share
-// one SVG renderer, and scripted policies call back into cells through the
+// one SVG renderer, scripted policies call back into cells through the
 // session (serialised, with math/rand seeded by the run) and are reported
-// to onPolicy.
+// to onPolicy, and live views display through the session (updating
+// between cells, running to their end at once when headless) and end when
+// it is interrupted.
 func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflect.Value {
 	return func(h dsl.Host) map[string]reflect.Value {
 		env := &lab.Env{
-			Context:  h.Context,
-			SVG:      plot.NewSVGRenderer(1),
-			Callback: func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
-			OnPolicy: onPolicy,
+			Context:    h.Context,
+			SVG:        plot.NewSVGRenderer(1),
+			Callback:   func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+			OnPolicy:   onPolicy,
+			Display:    h.DisplayWithID,
+			Headless:   h.Headless,
+			Background: h.Background,
 		}
 		return map[string]reflect.Value{
 			"Compare":  reflect.ValueOf(env.Compare),
@@ -86,6 +91,7 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			"Policy":   reflect.ValueOf(env.Policy),
 			"Picker":   reflect.ValueOf(env.Picker),
 			"Stateful": reflect.ValueOf(env.Stateful),
+			"Live":     reflect.ValueOf(env.Live),
 		}
 	}
 }

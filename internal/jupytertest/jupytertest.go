@@ -1,7 +1,9 @@
 // Package jupytertest holds what the tests that drive Debian's Jupyter
-// tools share: finding a Python that has the modules, and listing
-// kernelspecs as a user would. Under ROUTELAB_REQUIRE_JUPYTER=1 a missing
-// module fails the test instead of skipping it.
+// tools share: a private environment, so no test reads or writes the
+// user's Jupyter, HOME or XDG directories; finding a Python that has the
+// modules; and listing kernelspecs as a user would. Under
+// ROUTELAB_REQUIRE_JUPYTER=1 a missing module fails the test instead of
+// skipping it.
 package jupytertest
 
 import (
@@ -18,15 +20,83 @@ import (
 // Python is Debian's interpreter, the one its Jupyter packages install into.
 const Python = "/usr/bin/python3"
 
-// PythonWith returns Python after checking that it can import the modules;
-// it skips the test otherwise, unless ROUTELAB_REQUIRE_JUPYTER is set.
+// Env is a private home for one test: every directory Jupyter, Python and
+// the XDG conventions would use for the user (HOME, JUPYTER_DATA_DIR,
+// JUPYTER_CONFIG_DIR, JUPYTER_RUNTIME_DIR, JUPYTER_PATH, XDG_*_HOME,
+// PYTHONUSERBASE, IPYTHONDIR) points into a temporary directory, so a test
+// sees only the kernelspecs it installs — not one the user installed with
+// `routelab install --user` — and leaves nothing behind.
+type Env struct {
+	// DataDir is JUPYTER_DATA_DIR: where a --user install goes.
+	DataDir string
+	vars    []string
+}
+
+// NewEnv makes a private environment; jupyterPath lists directories for
+// JUPYTER_PATH (kernelspecs installed with --prefix DIR live under
+// DIR/share/jupyter).
+func NewEnv(t testing.TB, jupyterPath ...string) *Env {
+	t.Helper()
+	root := t.TempDir()
+	dir := func(name string) string {
+		d := filepath.Join(root, name)
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	e := &Env{DataDir: dir("jupyter-data")}
+	e.vars = []string{"HOME=" + dir("home"), "JUPYTER_DATA_DIR=" + e.DataDir,
+		"JUPYTER_CONFIG_DIR=" + dir("jupyter-config"), "JUPYTER_RUNTIME_DIR=" + dir("jupyter-runtime"),
+		"JUPYTER_PATH=" + strings.Join(jupyterPath, string(os.PathListSeparator)), "JUPYTER_CONFIG_PATH=",
+		"XDG_DATA_HOME=" + dir("xdg-data"), "XDG_CONFIG_HOME=" + dir("xdg-config"), "XDG_CACHE_HOME=" + dir("xdg-cache"),
+		"XDG_STATE_HOME=" + dir("xdg-state"), "XDG_RUNTIME_DIR=" + dir("xdg-runtime"),
+		"PYTHONUSERBASE=" + dir("python-user"), "IPYTHONDIR=" + dir("ipython")}
+	return e
+}
+
+// Environ is the process environment with e's directories (and extra
+// KEY=value entries) in place of the user's: for the Jupyter and Python
+// processes a test starts.
+func (e *Env) Environ(extra ...string) []string {
+	override := map[string]bool{}
+	for _, kv := range append(e.vars, extra...) {
+		k, _, _ := strings.Cut(kv, "=")
+		override[k] = true
+	}
+	var env []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !override[k] {
+			env = append(env, kv)
+		}
+	}
+	return append(append(env, e.vars...), extra...)
+}
+
+// Setenv puts e's directories into this test's own environment, for code
+// under test that resolves them in process (Install's --user default,
+// SysPrefix's Python). Build binaries first: `go build` under a temporary
+// HOME would not find the user's build and module caches.
+func (e *Env) Setenv(t testing.TB) {
+	t.Helper()
+	for _, kv := range e.vars {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+}
+
+// PythonWith returns Python after checking, in a private environment, that
+// it can import the modules; it skips the test otherwise, unless
+// ROUTELAB_REQUIRE_JUPYTER is set.
 func PythonWith(t testing.TB, modules ...string) string {
 	t.Helper()
 	script := "import " + strings.Join(modules, ", ")
 	if len(modules) == 0 {
 		script = "pass"
 	}
-	if out, err := exec.Command(Python, "-c", script).CombinedOutput(); err != nil {
+	check := exec.Command(Python, "-c", script)
+	check.Env = NewEnv(t).Environ()
+	if out, err := check.CombinedOutput(); err != nil {
 		if os.Getenv("ROUTELAB_REQUIRE_JUPYTER") != "" {
 			t.Fatalf("ROUTELAB_REQUIRE_JUPYTER is set but %s cannot %q: %v\n%s", Python, script, err, out)
 		}
@@ -35,9 +105,10 @@ func PythonWith(t testing.TB, modules ...string) string {
 	return Python
 }
 
-// Kernelspecs lists kernelspecs the way a user would: `jupyter kernelspec
-// list --json`, or jupyter_client's module where that subcommand is missing
-// (Debian ships it in the separate jupyter-client package).
+// Kernelspecs lists kernelspecs the way a user would, in env (an
+// Env.Environ): `jupyter kernelspec list --json`, or jupyter_client's
+// module where that subcommand is missing (Debian ships it in the separate
+// jupyter-client package).
 func Kernelspecs(t testing.TB, env []string) map[string]any {
 	t.Helper()
 	py := PythonWith(t, "jupyter_client")

@@ -3,7 +3,10 @@
     /usr/bin/python3 bench_kernel.py KERNEL_NAME [--trivial CODE] [--busy CODE]
 
 Prints, for the kernel:
-  start       launch of the kernel process to kernel_info_reply (median of --starts)
+  start       launch of the kernel process to kernel_info_reply (median and p95 of
+              --starts, the samples, and how many took over 100 ms: a client
+              that connects before the kernel listens retries only after
+              libzmq's reconnect interval, 100 ms plus up to 100 ms of jitter)
   round trip  execute_request of a trivial cell to both execute_reply and
               iopub idle (median and p95 over --executes)
   interrupt   interrupt_request on control, while a busy cell runs, to that
@@ -205,6 +208,9 @@ def main():
     result = {
         "kernel": args.kernel, "trivial": args.trivial, "busy": args.busy,
         "start_ms_median": ms(statistics.median(start_default)),
+        "start_ms_p95": ms(p95(start_default)),
+        "start_ms_samples": [ms(v) for v in start_default],
+        "starts_over_100ms": sum(v > 0.1 for v in start_default),
         "start_ms_median_reconnect_1ms": ms(statistics.median(start_fast)),
         "samples": {"starts": args.starts, "executes": args.executes, "interrupts": args.interrupts},
     }
@@ -220,8 +226,9 @@ def main():
         return
     r = result
     print("kernel %s  (trivial %r, busy %r)" % (args.kernel, args.trivial, args.busy))
-    print("  start -> kernel_info_reply  median %7.2f ms (reconnect 100 ms), %.2f ms (reconnect 1 ms)   target <= 20 ms"
-          % (r["start_ms_median"], r["start_ms_median_reconnect_1ms"]))
+    print("  start -> kernel_info_reply  median %7.2f ms, p95 %.2f ms, %d of %d over 100 ms (reconnect 100 ms); "
+          "median %.2f ms (reconnect 1 ms)   target p95 <= 40 ms" % (r["start_ms_median"], r["start_ms_p95"],
+          r["starts_over_100ms"], args.starts, r["start_ms_median_reconnect_1ms"]))
     for key in ("frames", "jupyter_client"):
         print("  [%s]" % key)
         print("    trivial execute round trip median %7.3f ms, p95 %.3f ms (n=%d)   target <= 1 / 2 ms"

@@ -1,0 +1,24 @@
+// Package worker runs a kernel.Interpreter in a child process and keeps a
+// fresh one ready when that process dies, so a cell that kills its session
+// (a fatal runtime error Go cannot recover, running out of memory, a stack
+// overflow) costs the session's variables but never the kernel or the
+// headless runner.
+//
+// Two sides speak one small protocol over the child's standard input and
+// output: one JSON object per line, requests one way and events the other,
+// matched by request id so requests overlap (completion and interrupts while
+// a cell runs). Events without an id belong to no request: readiness, and
+// output a session sends outside a running cell.
+//
+// Read first:
+//
+//   - supervisor.go — Supervisor, the kernel side: an Interpreter that
+//     proxies every call to the current worker and replaces a dead one.
+//   - serve.go — Serve, the worker side: the loop a child process runs
+//     around the real interpreter.
+//   - protocol.go — the messages.
+//
+// Then: child.go (one worker process, its pipes and its end), death.go (why
+// a worker died, from its standard error) and limit_*.go (the worker's
+// memory limit).
+package worker
