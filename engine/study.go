@@ -293,18 +293,32 @@ type StudyResult struct {
 
 // scoreRuns is the mean over conditions of the mean attainment over seeds,
 // so each condition weighs the same, and its standard error over seeds.
+// One pass over the runs gathers each condition's attainments in run order
+// (a pass per condition cost a sharded study's every validation shard
+// tens of milliseconds).
 func scoreRuns(name string, c float64, conds []Condition, seeds []uint64, runs []StudyRun, keep func(StudyRun) bool) Score {
-	var perCond []float64
+	at := make(map[Condition][]int, len(conds))
+	for i, cond := range conds {
+		at[cond] = append(at[cond], i)
+	}
+	att := make([][]float64, len(conds))
 	n := 0
-	for _, cond := range conds {
-		var att []float64
-		for _, r := range runs {
-			if keep(r) && r.Condition == cond {
-				att = append(att, r.Result.Attainment)
+	var last Condition
+	var lastAt []int // a phase's runs come condition by condition: look up each once
+	for k, r := range runs {
+		if k == 0 || r.Condition != last {
+			last, lastAt = r.Condition, at[r.Condition]
+		}
+		if is := lastAt; len(is) > 0 && keep(r) {
+			for _, i := range is {
+				att[i] = append(att[i], r.Result.Attainment)
 				n++
 			}
 		}
-		perCond = append(perCond, Mean(att))
+	}
+	perCond := make([]float64, len(conds))
+	for i := range att {
+		perCond[i] = Mean(att[i])
 	}
 	perSeed := seedMeans(metric("attainment"), seeds, conds, runs, keep)
 	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n, StdErr: stdErr(perSeed), Seeds: len(seeds)}

@@ -86,7 +86,7 @@ func SelectWeight(cfg StudyConfig, development []RunSummary) (float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
-	g := cfg.grid()
+	g := cfg.layout()
 	runs, err := g.studyRuns(cfg.developmentPhase(), development)
 	if err != nil {
 		return 0, err
@@ -102,7 +102,7 @@ func SelectWeightFrom(cfg StudyConfig, attainment []float64) (float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
-	g, ph := cfg.grid(), cfg.developmentPhase()
+	g, ph := cfg.layout(), cfg.developmentPhase()
 	if n := g.jobs(ph).n; len(attainment) != n {
 		return 0, fmt.Errorf("engine: the study's development phase has %d runs; got %d attainments", n, len(attainment))
 	}
@@ -138,7 +138,7 @@ func AssembleStudy(cfg StudyConfig, development, validation []RunSummary) (*Stud
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	g := cfg.grid()
+	g := cfg.layout()
 	res := &StudyResult{Config: cfg}
 	var err error
 	if res.Development, err = g.studyRuns(cfg.developmentPhase(), development); err != nil {
@@ -211,12 +211,19 @@ type studyGrid struct {
 }
 
 func (cfg StudyConfig) grid() studyGrid {
+	g := cfg.layout()
+	g.tables = tokenTablesFor(g.scenarios)
+	return g
+}
+
+// layout is the grid without the token tables: enough to score and
+// assemble runs, not to run them.
+func (cfg StudyConfig) layout() studyGrid {
 	g := studyGrid{proto: cfg.Protocol, conds: cfg.Conditions()}
 	for _, cond := range g.conds {
 		scn, _ := cond.scenario(cfg.Protocol) // validated already
 		g.scenarios = append(g.scenarios, scn)
 	}
-	g.tables = tokenTablesFor(g.scenarios)
 	return g
 }
 
