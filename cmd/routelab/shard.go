@@ -125,13 +125,16 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 	s := file.Shard.shard()
 	file.Phase = "development"
 	if len(f.development) > 0 {
+		file.Phase = "validation"
+	}
+	defer collectLess(s.Size(cfg.runs(file.Phase)))()
+	if len(f.development) > 0 {
 		selected, err := selectedBy(f.development, cfg, sc, file.Version)
 		if err != nil {
 			return err
 		}
-		file.Phase, file.Selected = "validation", &selected
+		file.Selected = &selected
 	}
-	defer collectLess(s.Size(cfg.runs(file.Phase)))()
 	progress := progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("study %s shard %v", file.Phase, s))
 	var runs []engine.RunSummary
 	if file.Selected == nil {
@@ -149,7 +152,7 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 // every development shard of this study, made by this build (version).
 // Only their heads are read: a few numbers per development run.
 func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, version string) (float64, error) {
-	shards, err := readShardsWith(patterns, readShardHead)
+	shards, err := readShardsWith(patterns, readFileHead, readShardHead)
 	if err != nil {
 		return 0, fmt.Errorf("--development: %w", err)
 	}
@@ -262,11 +265,12 @@ type loadedShard struct {
 // patterns (expanded here, so that a Kubernetes command without a shell
 // can name them), each of which must match a file.
 func readShards(args []string) ([]loadedShard, error) {
-	return readShardsWith(args, readShardFile)
+	return readShardsWith(args, os.ReadFile, readShardFile)
 }
 
-// readShardsWith reads shard files with read.
-func readShardsWith(args []string, read func([]byte) (*shardFile, error)) ([]loadedShard, error) {
+// readShardsWith reads shard files: load gives a file's bytes, read makes
+// them a shard.
+func readShardsWith(args []string, load func(string) ([]byte, error), read func([]byte) (*shardFile, error)) ([]loadedShard, error) {
 	var out []loadedShard
 	for _, arg := range args {
 		names := []string{arg}
@@ -277,7 +281,7 @@ func readShardsWith(args []string, read func([]byte) (*shardFile, error)) ([]loa
 			}
 		}
 		for _, name := range names {
-			data, err := os.ReadFile(name)
+			data, err := load(name)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"strconv"
 
 	"github.com/routelab/routelab/engine"
@@ -355,6 +357,35 @@ func readShardHead(data []byte) (*shardFile, error) {
 		return nil, fmt.Errorf("a %s shard with %d development attainments for its %d runs", yesNo(f.Phase == "", "non-study", f.Phase), len(f.Attainment), f.Shard.shard().Size(f.Total))
 	}
 	return f, nil
+}
+
+// readFileHead reads a shard file up to the start of its runs' records,
+// or whole when they do not start as encode writes them: what
+// readShardHead reads, without reading (and collecting) every record of
+// every development shard in each validation shard.
+func readFileHead(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(chunk)
+		// The key may straddle two chunks: search from just before this one.
+		from := max(len(data)-len(runsKey), 0)
+		data = append(data, chunk[:n]...)
+		if bytes.Contains(data[from:], []byte(runsKey)) {
+			return data, nil
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err // a *PathError naming the file, as os.ReadFile's
+		}
+	}
 }
 
 // decodeShardFile decodes a shard file strictly, saying why a file that

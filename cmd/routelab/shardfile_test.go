@@ -223,3 +223,30 @@ func TestReadShardHead(t *testing.T) {
 		}
 	}
 }
+
+// readFileHead stops after the chunk holding the start of the runs'
+// records, also when the key straddles two chunks, and reads a file
+// without it whole.
+func TestReadFileHead(t *testing.T) {
+	dir := t.TempDir()
+	for _, pad := range []int{0, 100, 64<<10 - len(runsKey) + 1, 64<<10 - 3, 64 << 10, 3 * 64 << 10} {
+		head := strings.Repeat("x", pad) + runsKey
+		for _, content := range []string{head + strings.Repeat("r", 300<<10), strings.Repeat("y", pad)} {
+			path := filepath.Join(dir, "f")
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got, err := readFileHead(path)
+			switch {
+			case err != nil:
+				t.Fatal(err)
+			case !strings.HasPrefix(content, string(got)):
+				t.Errorf("pad %d: read %d bytes that do not start the file", pad, len(got))
+			case strings.Contains(content, runsKey) && (!strings.Contains(string(got), runsKey) || len(got) > len(head)+64<<10):
+				t.Errorf("pad %d: read %d bytes of %d; want the head (%d) and at most a chunk more", pad, len(got), len(content), len(head))
+			case !strings.Contains(content, runsKey) && len(got) != len(content):
+				t.Errorf("pad %d: read %d bytes of a file of %d without the key; want all", pad, len(got), len(content))
+			}
+		}
+	}
+}
