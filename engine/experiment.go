@@ -130,15 +130,20 @@ type Summary struct {
 
 // Compare runs the experiment.
 func Compare(ctx context.Context, e Experiment) (*Comparison, error) {
-	sw := Sweep{
-		Points:   []SweepPoint{{Label: e.Scenario.Name, Scenario: e.Scenario}},
-		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Progress: e.Progress, Keep: e.Keep,
-	}
-	res, err := RunSweep(ctx, sw)
+	res, err := RunSweep(ctx, e.Sweep())
 	if err != nil {
 		return nil, err
 	}
 	return res.Comparisons[0], nil
+}
+
+// Sweep is the experiment as a sweep of one point, the scenario: how
+// Compare runs it, and how it is sharded (RunSweepShard, AssembleSweep).
+func (e Experiment) Sweep() Sweep {
+	return Sweep{
+		Points:   []SweepPoint{{Label: e.Scenario.Name, Scenario: e.Scenario}},
+		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Progress: e.Progress, Keep: e.Keep,
+	}
 }
 
 // checkPolicies requires at least one policy, each named once.
@@ -148,13 +153,23 @@ func checkPolicies(ps []PolicySpec) error {
 	}
 	seen := map[string]bool{}
 	for i, p := range ps {
-		if p.Name == "" || p.New == nil {
-			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "a named policy with a constructor")
+		if p.Name == "" {
+			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "a named policy")
 		}
 		if seen[p.Name] {
 			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "distinct policy names")
 		}
 		seen[p.Name] = true
+	}
+	return nil
+}
+
+// checkConstructors requires every policy to have a constructor.
+func checkConstructors(ps []PolicySpec) error {
+	for i, p := range ps {
+		if p.New == nil {
+			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "a named policy with a constructor")
+		}
 	}
 	return nil
 }
@@ -189,12 +204,14 @@ func newComparison(scn Scenario, proto Protocol, seeds []uint64, policies []Poli
 
 // keep stores the run of policy pi on seed si.
 func (c *Comparison) keep(pi, si int, r *RunResult) {
-	p := &c.Policies[pi]
-	p.Records[si] = r.RunSummary
-	if p.Runs != nil {
+	c.keepRecord(pi, si, r.RunSummary)
+	if p := &c.Policies[pi]; p.Runs != nil {
 		p.Runs[si] = r
 	}
 }
+
+// keepRecord stores the summary of policy pi's run on seed si.
+func (c *Comparison) keepRecord(pi, si int, r RunSummary) { c.Policies[pi].Records[si] = r }
 
 // finish checks common random numbers and summarises each policy's runs.
 func (c *Comparison) finish() error {

@@ -1,10 +1,8 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +22,11 @@ type StudyConfig struct {
 	// Policies validated; "adaptive" runs with the selected weight.
 	Policies []string `json:"policies"`
 	Protocol Protocol `json:"protocol"`
+	// Scripted are policies beyond the built-ins (written in Go cells or
+	// policy files), each named in Policies, which resolves a name to a
+	// scripted policy before a built-in one. They are not part of the JSON
+	// form: a study file names built-ins only.
+	Scripted []PolicySpec `json:"-"`
 }
 
 // SpecificationStudy is the study as the specification describes it: 24
@@ -194,11 +197,41 @@ func (c StudyConfig) validatePolicies() error {
 		return fieldErr("policies", "none", "at least one policy")
 	}
 	for _, p := range c.Policies {
-		if _, err := PolicyByName(p); err != nil {
+		if _, err := c.policy(p); err != nil {
 			return err
 		}
 	}
-	return checkDistinct("policies", "policy names", c.Policies)
+	if err := checkDistinct("policies", "policy names", c.Policies); err != nil {
+		return err
+	}
+	return c.validateScripted()
+}
+
+// validateScripted requires each scripted policy to be named once, in
+// Policies, and not like a built-in: "adaptive" must mean the study's own.
+func (c StudyConfig) validateScripted() error {
+	names := make([]string, len(c.Scripted))
+	for i, p := range c.Scripted {
+		field := fmt.Sprintf("scripted[%d]", i)
+		if !slices.Contains(c.Policies, p.Name) {
+			return fieldErr(field, p.Name, "a policy named in policies")
+		}
+		if _, err := PolicyByName(p.Name); err == nil {
+			return fieldErr(field, p.Name, "a name no built-in policy has")
+		}
+		names[i] = p.Name
+	}
+	return checkDistinct("scripted", "policy names", names)
+}
+
+// policy resolves a name of Policies: a scripted policy, or a built-in.
+func (c StudyConfig) policy(name string) (PolicySpec, error) {
+	for _, p := range c.Scripted {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return PolicyByName(name)
 }
 
 // checkDistinct refuses a list that names a value twice; what names the
@@ -258,145 +291,34 @@ type StudyResult struct {
 	Validated   []StudyRun
 }
 
-// RunStudy runs both phases of the study. It keeps each run's RunSummary,
-// never its latencies.
-func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(done, total int)) (*StudyResult, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	g := cfg.grid()
-	total := len(cfg.Weights)*len(g.conds)*len(cfg.DevelopmentSeeds) + len(cfg.Policies)*len(g.conds)*len(cfg.ValidationSeeds)
-	offset := 0
-	phaseProgress := func(done, _ int) {
-		if progress != nil {
-			progress(offset+done, total)
-		}
-	}
-	res := &StudyResult{Config: cfg}
-	dev := studyPhase{name: "development", seeds: cfg.DevelopmentSeeds}
-	for _, w := range cfg.Weights {
-		dev.policies = append(dev.policies, Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}))
-		dev.cs = append(dev.cs, w)
-	}
-	var err error
-	if res.Development, err = g.run(ctx, dev, workers, phaseProgress); err != nil {
-		return nil, err
-	}
-	offset = len(res.Development)
-	res.selectWeight(g.conds)
-	if res.Validated, err = g.run(ctx, cfg.validationPhase(res.SelectedC), workers, phaseProgress); err != nil {
-		return nil, err
-	}
-	for _, name := range cfg.Policies {
-		c := math.NaN()
-		if name == "adaptive" {
-			c = res.SelectedC
-		}
-		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, cfg.ValidationSeeds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
-	}
-	return res, nil
-}
-
-// selectWeight scores every weight on the development runs and selects the
-// best; ties keep the weight listed first.
-func (res *StudyResult) selectWeight(conds []Condition) {
-	best := math.Inf(-1)
-	for _, w := range res.Config.Weights {
-		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Config.DevelopmentSeeds, res.Development, func(r StudyRun) bool { return r.C == w })
-		res.Weights = append(res.Weights, sc)
-		if sc.MeanAttainment > best {
-			best, res.SelectedC = sc.MeanAttainment, w
-		}
-	}
-	res.Margin = res.selectionMargin(conds)
-}
-
-// validationPhase runs every policy on the validation seeds, Adaptive with
-// the selected weight.
-func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
-	ph := studyPhase{name: "validation", seeds: cfg.ValidationSeeds}
-	for _, name := range cfg.Policies {
-		spec, _ := PolicyByName(name) // validated already
-		c := math.NaN()
-		if name == "adaptive" {
-			c = selected
-			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
-			spec.Name = "adaptive"
-		}
-		ph.policies = append(ph.policies, spec)
-		ph.cs = append(ph.cs, c)
-	}
-	return ph
-}
-
-// studyGrid is the study's conditions with their scenarios and prepared
-// token tables.
-type studyGrid struct {
-	proto     Protocol
-	conds     []Condition
-	scenarios []Scenario
-	tables    []*tokenTables
-}
-
-func (cfg StudyConfig) grid() studyGrid {
-	g := studyGrid{proto: cfg.Protocol, conds: cfg.Conditions()}
-	for _, cond := range g.conds {
-		scn, _ := cond.scenario(cfg.Protocol) // validated already
-		g.scenarios = append(g.scenarios, scn)
-	}
-	g.tables = tokenTablesFor(g.scenarios)
-	return g
-}
-
-// studyPhase is one phase of the study: each policy (with its exploration
-// weight, NaN when it has none) on every condition and seed.
-type studyPhase struct {
-	name     string
-	policies []PolicySpec
-	cs       []float64
-	seeds    []uint64
-}
-
-// run runs a phase, policy by policy, condition by condition, seed by seed,
-// and keeps each run's summary.
-func (g studyGrid) run(ctx context.Context, ph studyPhase, workers int, progress func(int, int)) ([]StudyRun, error) {
-	nSeeds := len(ph.seeds)
-	perPolicy := len(g.conds) * nSeeds
-	at := func(i int) (policy, cond, seed int) { return i / perPolicy, i % perPolicy / nSeeds, i % nSeeds }
-	out := make([]StudyRun, len(ph.policies)*perPolicy)
-	summaries := make([]RunSummary, len(out)) // one allocation for every run's result
-	err := runJobs(ctx, jobs{
-		n: len(out),
-		spec: func(i int) RunSpec {
-			pi, ci, si := at(i)
-			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true, tables: g.tables[ci]}
-		},
-		keep: func(i int, r *RunResult) {
-			pi, ci, _ := at(i)
-			summaries[i] = r.RunSummary
-			out[i] = StudyRun{Phase: ph.name, Policy: ph.policies[pi].Name, C: ph.cs[pi], Condition: g.conds[ci], Result: &summaries[i]}
-		},
-	}, workers, progress)
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // scoreRuns is the mean over conditions of the mean attainment over seeds,
 // so each condition weighs the same, and its standard error over seeds.
+// One pass over the runs gathers each condition's attainments in run order
+// (a pass per condition cost a sharded study's every validation shard
+// tens of milliseconds).
 func scoreRuns(name string, c float64, conds []Condition, seeds []uint64, runs []StudyRun, keep func(StudyRun) bool) Score {
-	var perCond []float64
+	at := make(map[Condition][]int, len(conds))
+	for i, cond := range conds {
+		at[cond] = append(at[cond], i)
+	}
+	att := make([][]float64, len(conds))
 	n := 0
-	for _, cond := range conds {
-		var att []float64
-		for _, r := range runs {
-			if keep(r) && r.Condition == cond {
-				att = append(att, r.Result.Attainment)
+	var last Condition
+	var lastAt []int // a phase's runs come condition by condition: look up each once
+	for k, r := range runs {
+		if k == 0 || r.Condition != last {
+			last, lastAt = r.Condition, at[r.Condition]
+		}
+		if is := lastAt; len(is) > 0 && keep(r) {
+			for _, i := range is {
+				att[i] = append(att[i], r.Result.Attainment)
 				n++
 			}
 		}
-		perCond = append(perCond, Mean(att))
+	}
+	perCond := make([]float64, len(conds))
+	for i := range att {
+		perCond[i] = Mean(att[i])
 	}
 	perSeed := seedMeans(metric("attainment"), seeds, conds, runs, keep)
 	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n, StdErr: stdErr(perSeed), Seeds: len(seeds)}

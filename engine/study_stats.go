@@ -32,9 +32,15 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 			grid[i][j] = math.NaN()
 		}
 	}
-	for _, r := range runs {
+	var last Condition
+	lastAt, lastOK := 0, false // a phase's runs come condition by condition: look up each once
+	for k, r := range runs {
+		if k == 0 || r.Condition != last {
+			last = r.Condition
+			lastAt, lastOK = condAt[r.Condition]
+		}
 		si, okSeed := seedAt[r.Result.Seed]
-		ci, okCond := condAt[r.Condition]
+		ci, okCond := lastAt, lastOK
 		if okSeed && okCond && keep(r) {
 			grid[si][ci] = m.Of(r.Result)
 		}

@@ -49,60 +49,106 @@ func RateSweep(base Scenario, rates ...float64) []SweepPoint {
 
 // RunSweep runs every point.
 func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
+	if err := sw.prepare(); err != nil {
+		return nil, err
+	}
+	res := sw.newResult()
+	keep := func(i int, r *RunResult) {
+		pt, pi, si := sw.at(i)
+		res.Comparisons[pt].keep(pi, si, r)
+	}
+	if err := runJobs(ctx, sw.jobs(sw.tables(), keep), sw.Workers, sw.Progress); err != nil {
+		return nil, err
+	}
+	if err := res.finish(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// prepare fills in the defaults and validates the sweep.
+func (sw *Sweep) prepare() error {
+	sw.withDefaults()
+	return sw.validate()
+}
+
+func (sw *Sweep) withDefaults() {
 	if sw.Protocol == (Protocol{}) {
 		sw.Protocol = DefaultProtocol()
 	}
 	if sw.Seeds == nil {
 		sw.Seeds = DefaultSeeds(DefaultSeedCount)
 	}
-	if err := sw.validate(); err != nil {
-		return nil, err
-	}
 	if sw.XName == "" {
 		sw.XName = "x"
 	}
+}
+
+// newResult prepares the result: a comparison per point.
+func (sw *Sweep) newResult() *SweepResult {
 	res := &SweepResult{XLabel: sw.XLabel, XName: sw.XName, Points: sw.Points}
+	for _, pt := range sw.Points {
+		res.Comparisons = append(res.Comparisons, newComparison(pt.Scenario, sw.Protocol, sw.Seeds, sw.Policies, sw.Keep))
+	}
+	return res
+}
+
+// finish checks and summarises every point's comparison.
+func (res *SweepResult) finish() error {
+	for _, c := range res.Comparisons {
+		if err := c.finish(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tables prepares each point's token tables once for all its runs.
+func (sw *Sweep) tables() []*tokenTables {
 	scenarios := make([]Scenario, len(sw.Points))
 	for i, pt := range sw.Points {
 		scenarios[i] = pt.Scenario
-		res.Comparisons = append(res.Comparisons, newComparison(pt.Scenario, sw.Protocol, sw.Seeds, sw.Policies, sw.Keep))
 	}
-	if err := runJobs(ctx, sw.jobs(res, tokenTablesFor(scenarios)), sw.Workers, sw.Progress); err != nil {
-		return nil, err
-	}
-	for _, c := range res.Comparisons {
-		if err := c.finish(); err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
+	return tokenTablesFor(scenarios)
 }
 
-// jobs are the sweep's runs, point by point, policy by policy, seed by
-// seed; each is kept in its point's comparison.
-func (sw *Sweep) jobs(res *SweepResult, tables []*tokenTables) jobs {
+// runs is the number of runs of the sweep.
+func (sw *Sweep) runs() int { return len(sw.Points) * len(sw.Policies) * len(sw.Seeds) }
+
+// at locates run i: point by point, policy by policy, seed by seed.
+func (sw *Sweep) at(i int) (point, policy, seed int) {
 	nSeeds := len(sw.Seeds)
 	perPoint := len(sw.Policies) * nSeeds
-	at := func(i int) (point, policy, seed int) {
-		return i / perPoint, i % perPoint / nSeeds, i % nSeeds
-	}
+	return i / perPoint, i % perPoint / nSeeds, i % nSeeds
+}
+
+// jobs are the sweep's runs in run order; keep stores each result.
+func (sw *Sweep) jobs(tables []*tokenTables, keep func(i int, r *RunResult)) jobs {
 	return jobs{
-		n: len(sw.Points) * perPoint,
+		n: sw.runs(),
 		spec: func(i int) RunSpec {
-			pt, pi, si := at(i)
+			pt, pi, si := sw.at(i)
 			return RunSpec{
 				Scenario: sw.Points[pt].Scenario, Policy: sw.Policies[pi], Seed: sw.Seeds[si], Protocol: sw.Protocol,
 				SummaryOnly: sw.Keep == KeepSummaries, tables: tables[pt],
 			}
 		},
-		keep: func(i int, r *RunResult) {
-			pt, pi, si := at(i)
-			res.Comparisons[pt].keep(pi, si, r)
-		},
+		keep: keep,
 	}
 }
 
+// validate checks the sweep before it runs: validateData, and a
+// constructor for every policy.
 func (sw *Sweep) validate() error {
+	if err := sw.validateData(); err != nil {
+		return err
+	}
+	return checkConstructors(sw.Policies)
+}
+
+// validateData checks what the sweep's results are made of: points,
+// protocol, seeds and policy names.
+func (sw *Sweep) validateData() error {
 	if len(sw.Points) == 0 {
 		return fieldErr("points", "none", "at least one scenario")
 	}

@@ -33,6 +33,10 @@ type Env struct {
 	// randomised scripted policies are reproducible. nil: each policy
 	// serialises its own calls.
 	Callback func(rng *engine.Rand, call func())
+	// OnPolicy, when set, hears of every scripted policy Env.Policy,
+	// Env.Picker and Env.Stateful make, in order: how routelab's
+	// --policies FILE.go learns the policies a file defines.
+	OnPolicy func(PolicySpec)
 
 	// Live views (live.go) need three more hooks from a session.
 

@@ -382,6 +382,21 @@ func TestValuesShowWhatTheyAre(t *testing.T) {
 	}
 }
 
+// An Env's OnPolicy hears of every scripted policy it makes, in order; a
+// refused one is not reported.
+func TestOnPolicyHearsScriptedPolicies(t *testing.T) {
+	var heard []string
+	e := &Env{OnPolicy: func(p PolicySpec) { heard = append(heard, p.Name+" ("+string(p.Kind)+")") }}
+	e.Policy("cost", func(Replica) float64 { return 0 })
+	e.Picker("pick", func(v *View) int { return v.Eligible[0].ID })
+	panics(t, func() { e.Picker("", func(*View) int { return 1 }) })
+	e.Stateful("state", func() Hooks { return Hooks{Pick: func(v *View) int { return v.Eligible[0].ID }} })
+	want := "cost (cost function), pick (picker), state (stateful)"
+	if got := strings.Join(heard, ", "); got != want {
+		t.Errorf("heard %s, want %s", got, want)
+	}
+}
+
 // Times in seconds land on the 0.5 ms grid they name, although seconds ×
 // 1000 misses it in floating point for about 2% of them (0.5005 s is
 // 500.49999999999994 ms): a warm-up or measurement of 500.5 ms is accepted,

@@ -167,9 +167,17 @@ func Policy(name string, cost func(r Replica) float64) PolicySpec {
 func (e *Env) Policy(name string, cost func(r Replica) float64) PolicySpec {
 	checkScripted("lab.Policy", name, "cost", cost == nil)
 	var mu sync.Mutex
-	return PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(env engine.PolicyEnv) (engine.Policy, error) {
+	return e.made(PolicySpec{Name: name, Kind: engine.CostPolicy, New: func(env engine.PolicyEnv) (engine.Policy, error) {
 		return &costPolicy{name: name, cost: cost, call: e.caller(&mu, env.Rand)}, nil
-	}}
+	}})
+}
+
+// made reports a scripted policy to OnPolicy, if set, and returns it.
+func (e *Env) made(p PolicySpec) PolicySpec {
+	if e.OnPolicy != nil {
+		e.OnPolicy(p)
+	}
+	return p
 }
 
 // checkScripted refuses an empty name or a missing function when the policy
@@ -249,7 +257,7 @@ func (e *Env) Stateful(name string, newHooks func() Hooks) PolicySpec {
 // scripted wraps user hooks, made afresh for every run.
 func (e *Env) scripted(name string, kind engine.PolicyKind, newHooks func() Hooks) PolicySpec {
 	var mu sync.Mutex
-	return PolicySpec{Name: name, Kind: kind, New: func(env engine.PolicyEnv) (engine.Policy, error) {
+	return e.made(PolicySpec{Name: name, Kind: kind, New: func(env engine.PolicyEnv) (engine.Policy, error) {
 		call := e.caller(&mu, env.Rand)
 		var h Hooks
 		call(func() { h = newHooks() })
@@ -257,7 +265,7 @@ func (e *Env) scripted(name string, kind engine.PolicyKind, newHooks func() Hook
 			return nil, fmt.Errorf("its Hooks have no Pick function")
 		}
 		return &hooked{name: name, h: h, call: call}, nil
-	}}
+	}})
 }
 
 // caller runs the calls of one run of a scripted policy. Scripted code may

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,8 @@ type compareConfig struct {
 	paired        pairedFlags
 	figures       figureFiles
 	table         string
+	shard         shardFlags
+	scripts       policySet // the policy files of --policies, loaded by experiment
 }
 
 func newCompareCmd() *cobra.Command {
@@ -53,7 +56,9 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
   routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
   routelab compare --scenario straggler --baseline latency-aware
-  routelab compare --scenario-file session.json   # a session saved by routelab console`,
+  routelab compare --scenario-file session.json   # a session saved by routelab console
+  routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go
+  routelab compare --scenario burst --seeds 1000 --shard 3/8 --out shard-3.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -78,7 +83,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
 	f.StringVar(&cfg.scenarioFile, "scenario-file", "", "a scenario file (JSON with a \"scenario\" object, as routelab console saves a session) instead of --scenario")
-	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies")
+	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies: built-in names and policy files FILE.go (Go scripts whose lab.Policy, lab.Picker and lab.Stateful policies join in the order made)")
 	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
@@ -99,10 +104,12 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 		cmd.MarkFlagsMutuallyExclusive("scenario-file", other) // the file says all of these
 	}
 	cfg.figures.bind(cmd, "comparison")
+	cfg.shard.bind(cmd)
 }
 
-// experiment builds the engine experiment the flags describe.
-func (c *compareConfig) experiment() (engine.Experiment, error) {
+// experiment builds the engine experiment the flags describe, loading the
+// policy files into c.scripts (stderr gets what they print).
+func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engine.Experiment, error) {
 	scn, err := c.buildScenario()
 	if err != nil {
 		return engine.Experiment{}, err
@@ -128,14 +135,8 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 	for i := 0; i < c.seeds; i++ {
 		e.Seeds = append(e.Seeds, c.firstSeed+uint64(i))
 	}
-	for _, name := range c.policies {
-		p, err := engine.PolicyByName(strings.TrimSpace(name))
-		if err != nil {
-			return engine.Experiment{}, err
-		}
-		e.Policies = append(e.Policies, p)
-	}
-	return e, nil
+	e.Policies, err = c.scripts.resolve(ctx, c.policies, stderr)
+	return e, err
 }
 
 // buildScenario is the scenario file's, or the built-in scenario changed
@@ -188,7 +189,13 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	e, err := c.experiment()
+	if err := c.shard.check(cmd); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	defer c.scripts.Close()
+	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -196,9 +203,10 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	if c.shard.spec != "" {
+		return c.shard.runSweep(ctx, cmd, "compare", e.Sweep(), &c.scripts)
+	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
-	ctx, stop := interruptible(cmd)
-	defer stop()
 	res, err := engine.Compare(ctx, e)
 	if err != nil {
 		return err

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/routelab/routelab/engine"
@@ -13,12 +16,15 @@ import (
 )
 
 type studyConfig struct {
-	json    bool
-	csv     bool
-	workers int
-	paired  pairedFlags
-	figures figureFiles
-	table   string
+	json     bool
+	csv      bool
+	workers  int
+	paired   pairedFlags
+	figures  figureFiles
+	table    string
+	policies []string // policy files whose policies join the validation
+	shard    shardFlags
+	scripts  policySet // the policy files, loaded
 }
 
 func newStudyCmd() *cobra.Command {
@@ -35,7 +41,10 @@ margin (selected minus runner-up weight) with its interval, and each validated p
 differences from NAME.`,
 		Example: `  routelab study examples/study.json
   routelab study examples/study.json --csv > runs.csv
-  routelab study examples/study.json --baseline latency-aware`,
+  routelab study examples/study.json --baseline latency-aware
+  routelab study examples/study.json --policies examples/custom-policy/main.go
+  routelab study examples/study.json --shard 2/4 --out dev-2.json                           # round 1
+  routelab study examples/study.json --shard 2/4 --development 'dev-*.json' --out val-2.json  # round 2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
@@ -44,8 +53,11 @@ differences from NAME.`,
 	cmd.Flags().IntVar(&cfg.workers, "workers", 0, "parallel runs (0: one per CPU); results do not depend on it")
 	cfg.paired.bind(cmd, false)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
+	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose scripted policies the validation phase runs beside the study's own")
 	cfg.figures.bind(cmd, "study heat-map")
 	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the scores (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
+	cfg.shard.bind(cmd)
+	cfg.shard.bindDevelopment(cmd)
 	return cmd
 }
 
@@ -56,6 +68,9 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		if format, err = tableFormat(c.table); err != nil {
 			return err
 		}
+	}
+	if err := c.shard.check(cmd); err != nil {
+		return err
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -71,6 +86,13 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
+	defer c.scripts.Close()
+	if sc, err = c.withScripted(ctx, cmd.ErrOrStderr(), sc); err != nil {
+		return err
+	}
+	if c.shard.spec != "" {
+		return c.shard.runStudy(ctx, cmd, sc, &c.scripts, c.workers)
+	}
 	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {
 		return err
@@ -99,6 +121,26 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		}
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
+}
+
+// withScripted adds the policies of the policy files to the study's
+// validation, after its own.
+func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc engine.StudyConfig) (engine.StudyConfig, error) {
+	for _, entry := range c.policies {
+		if !isPolicyFile(strings.TrimSpace(entry)) {
+			return sc, fmt.Errorf("--policies: %q is not a policy file FILE.go (the study's built-in policies are listed in its file)", entry)
+		}
+	}
+	scripted, err := c.scripts.resolve(ctx, c.policies, stderr)
+	if err != nil {
+		return sc, err
+	}
+	sc.Policies = slices.Clone(sc.Policies)
+	for _, p := range scripted {
+		sc.Policies = append(sc.Policies, p.Name)
+	}
+	sc.Scripted = scripted
+	return sc, sc.Validate()
 }
 
 // write writes the study as the flags ask; with --baseline (p not nil) the

@@ -35,7 +35,13 @@ It takes every flag of compare except --rate; --baseline adds each point's paire
 }
 
 func (c *sweepConfig) run(cmd *cobra.Command) error {
-	e, err := c.experiment()
+	if err := c.shard.check(cmd); err != nil {
+		return err
+	}
+	ctx, stop := interruptible(cmd)
+	defer stop()
+	defer c.scripts.Close()
+	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
@@ -46,13 +52,15 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(cmd)
-	defer stop()
-	res, err := engine.RunSweep(ctx, engine.Sweep{
+	sw := engine.Sweep{
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
 		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Keep: e.Keep,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
-	})
+	}
+	if c.shard.spec != "" {
+		return c.shard.runSweep(ctx, cmd, "sweep", sw, &c.scripts)
+	}
+	res, err := engine.RunSweep(ctx, sw)
 	if err != nil {
 		return err
 	}

@@ -205,6 +205,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.SummaryKind":     {engine.SummaryMedian | engine.SummaryRange, engine.SummaryKind(0)},
 		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], engine.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
+		"engine.Shard":           {engine.Shard{Index: 2, Count: 7}},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},
 		"engine.Simulator":       {r.sim, *r.sim},
 		"engine.Snapshot":        {r.snapshot},

@@ -34,9 +34,13 @@ const (
 // Libraries returns the libraries of a routelab session: lab pre-imported;
 // engine, plot and go-echarts' charts, opts and types for custom figures
 // (lab.Chart shows a go-echarts chart).
-func Libraries() []dsl.Library {
+func Libraries() []dsl.Library { return libraries(nil) }
+
+// libraries are the session's libraries, lab's scripted policies reported
+// to onPolicy when it is set.
+func libraries(onPolicy func(lab.PolicySpec)) []dsl.Library {
 	libs := []dsl.Library{
-		{Path: LabPath, Name: "lab", Symbols: Symbols[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: bindLab},
+		{Path: LabPath, Name: "lab", Symbols: Symbols[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy)},
 		{Path: EnginePath, Name: "engine", Symbols: Symbols[EnginePath+"/engine"], Docs: EngineDocs()},
 		{Path: PlotPath, Name: "plot", Symbols: Symbols[PlotPath+"/plot"], Docs: PlotDocs()},
 	}
@@ -47,36 +51,47 @@ func Libraries() []dsl.Library {
 }
 
 // NewSession starts a dsl session with routelab's libraries added to opts.
-func NewSession(opts dsl.Options) (*dsl.Session, error) {
-	opts.Libraries = append(Libraries(), opts.Libraries...)
+func NewSession(opts dsl.Options) (*dsl.Session, error) { return NewPolicySession(opts, nil) }
+
+// NewPolicySession is NewSession with every scripted policy the session's
+// code makes (lab.Policy, lab.Picker, lab.Stateful) reported to onPolicy,
+// in order: how routelab's commands learn the policies of a policy file.
+// The policies call back into the session, which must stay open while
+// they run.
+func NewPolicySession(opts dsl.Options, onPolicy func(lab.PolicySpec)) (*dsl.Session, error) {
+	opts.Libraries = append(libraries(onPolicy), opts.Libraries...)
 	return dsl.New(opts)
 }
 
-// bindLab replaces lab's package-level entry points with versions bound to
-// the session: their runs stop as soon as the cell is interrupted (before
-// the interpreter is stopped), figures share one SVG renderer, scripted
-// policies call back into cells through the session (serialised, with
-// math/rand seeded by the run), and live views display through the session
-// (updating between cells, running to their end at once when headless)
-// and end when it is interrupted.
-func bindLab(h dsl.Host) map[string]reflect.Value {
-	env := &lab.Env{
-		Context:    h.Context,
-		SVG:        plot.NewSVGRenderer(1),
-		Callback:   func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
-		Display:    h.DisplayWithID,
-		Headless:   h.Headless,
-		Background: h.Background,
-	}
-	return map[string]reflect.Value{
-		"Compare":  reflect.ValueOf(env.Compare),
-		"Run":      reflect.ValueOf(env.Run),
-		"Sweep":    reflect.ValueOf(env.Sweep),
-		"Study":    reflect.ValueOf(env.Study),
-		"Chart":    reflect.ValueOf(env.Chart),
-		"Policy":   reflect.ValueOf(env.Policy),
-		"Picker":   reflect.ValueOf(env.Picker),
-		"Stateful": reflect.ValueOf(env.Stateful),
-		"Live":     reflect.ValueOf(env.Live),
+// labBinder returns the Bind of lab: it replaces lab's package-level entry
+// points with versions bound to the session. Their runs stop as soon as the
+// cell is interrupted (before the interpreter is stopped), figures share
+// one SVG renderer, scripted policies call back into cells through the
+// session (serialised, with math/rand seeded by the run) and are reported
+// to onPolicy, and live views display through the session (updating
+// between cells, running to their end at once when headless) and end when
+// it is interrupted.
+func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflect.Value {
+	return func(h dsl.Host) map[string]reflect.Value {
+		env := &lab.Env{
+			Context:    h.Context,
+			SVG:        plot.NewSVGRenderer(1),
+			Callback:   func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+			OnPolicy:   onPolicy,
+			Display:    h.DisplayWithID,
+			Headless:   h.Headless,
+			Background: h.Background,
+		}
+		return map[string]reflect.Value{
+			"Compare":  reflect.ValueOf(env.Compare),
+			"Run":      reflect.ValueOf(env.Run),
+			"Sweep":    reflect.ValueOf(env.Sweep),
+			"Study":    reflect.ValueOf(env.Study),
+			"Chart":    reflect.ValueOf(env.Chart),
+			"Policy":   reflect.ValueOf(env.Policy),
+			"Picker":   reflect.ValueOf(env.Picker),
+			"Stateful": reflect.ValueOf(env.Stateful),
+			"Live":     reflect.ValueOf(env.Live),
+		}
 	}
 }

@@ -1,0 +1,536 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/routelab/routelab/engine"
+)
+
+// Shard files: what `compare|sweep|study --shard i/n --out FILE` writes and
+// `merge` reads. A file says which experiment it is part of (the canonical
+// configuration and its sha256), which build made it, which shard it is
+// and, for each of its runs, the run's number and summary. It is one JSON
+// object, so a file cut short does not parse.
+
+// The format's name and version; the version changes with the layout.
+const (
+	shardFormat        = "routelab-shard"
+	shardFormatVersion = 1
+)
+
+// shardFile is one shard's file.
+type shardFile struct {
+	Format        string `json:"format"`
+	FormatVersion int    `json:"format_version"`
+	Version       string `json:"routelab_version"`
+	// Phase is a study shard's phase: development or validation.
+	Phase string `json:"phase,omitempty"`
+	// Selected is, for a validation shard, the weight the development
+	// shards selected.
+	Selected   *float64         `json:"selected_c,omitempty"`
+	Shard      shardID          `json:"shard"`
+	From       string           `json:"shard_from,omitempty"` // the job array that gave the shard
+	ConfigHash string           `json:"config_sha256"`
+	Config     experimentConfig `json:"config"`
+	// Total counts the experiment's runs (the phase's, for a study).
+	Total int `json:"experiment_runs"`
+	// Attainment repeats, in a development shard, each run's attainment:
+	// all that the study's second round reads of the first (readShardHead),
+	// so a validation shard reads a few numbers per development run, not
+	// their records.
+	Attainment []number    `json:"development_attainment,omitempty"`
+	Records    []runRecord `json:"runs"`
+}
+
+type shardID struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+func (s shardID) shard() engine.Shard { return engine.Shard{Index: s.Index, Count: s.Count} }
+
+// experimentConfig is an experiment as data: everything its runs and its
+// outputs depend on, and nothing else (not the workers, not the output
+// flags), so every shard of an experiment describes it with the same bytes.
+type experimentConfig struct {
+	Command  string              `json:"command"` // compare, sweep or study
+	XLabel   string              `json:"x_label,omitempty"`
+	XName    string              `json:"x_name,omitempty"`
+	Points   []pointConfig       `json:"points,omitempty"`
+	Seeds    []uint64            `json:"seeds,omitempty"`
+	Protocol *engine.Protocol    `json:"protocol,omitempty"`
+	Study    *engine.StudyConfig `json:"study,omitempty"`
+	Policies []policyConfig      `json:"policies"`
+}
+
+// pointConfig is a point of a sweep (the one scenario of a comparison).
+type pointConfig struct {
+	Label    string          `json:"label"`
+	X        float64         `json:"x"`
+	Scenario engine.Scenario `json:"scenario"`
+	// Trace holds the replayed requests, which the scenario's JSON leaves
+	// out.
+	Trace []engine.TraceRecord `json:"trace,omitempty"`
+}
+
+// policyConfig names a policy; a scripted one also carries the sha256 of
+// its policy file, so shards of different files never merge.
+type policyConfig struct {
+	Name   string `json:"name"`
+	Source string `json:"source_sha256,omitempty"`
+}
+
+// sweepExperiment describes a comparison or a sweep.
+func sweepExperiment(command string, sw engine.Sweep, scripts *policySet) experimentConfig {
+	c := experimentConfig{Command: command, XLabel: sw.XLabel, XName: sw.XName, Seeds: sw.Seeds, Protocol: &sw.Protocol}
+	for _, pt := range sw.Points {
+		c.Points = append(c.Points, pointConfig{Label: pt.Label, X: pt.X, Scenario: pt.Scenario, Trace: pt.Scenario.Trace})
+	}
+	c.Policies = policyConfigs(sw.Policies, scripts)
+	return c
+}
+
+// studyExperiment describes a study; its policies are the validated ones.
+func studyExperiment(sc engine.StudyConfig, scripts *policySet) experimentConfig {
+	c := experimentConfig{Command: "study", Study: &sc}
+	for _, name := range sc.Policies {
+		c.Policies = append(c.Policies, policyConfig{Name: name, Source: scripts.source(name)})
+	}
+	return c
+}
+
+func policyConfigs(ps []engine.PolicySpec, scripts *policySet) []policyConfig {
+	out := make([]policyConfig, len(ps))
+	for i, p := range ps {
+		out[i] = policyConfig{Name: p.Name, Source: scripts.source(p.Name)}
+	}
+	return out
+}
+
+// hash is the sha256 of the configuration's canonical JSON.
+func (c *experimentConfig) hash() (string, error) {
+	data, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// sweep rebuilds the comparison's or sweep's engine.Sweep, its policies
+// named only: enough to assemble results, not to run them.
+func (c *experimentConfig) sweep() engine.Sweep {
+	sw := engine.Sweep{XLabel: c.XLabel, XName: c.XName, Seeds: c.Seeds}
+	if c.Protocol != nil {
+		sw.Protocol = *c.Protocol
+	}
+	for _, pt := range c.Points {
+		scn := pt.Scenario
+		scn.Trace = pt.Trace
+		sw.Points = append(sw.Points, engine.SweepPoint{Label: pt.Label, X: pt.X, Scenario: scn})
+	}
+	for _, p := range c.Policies {
+		sw.Policies = append(sw.Policies, engine.PolicySpec{Name: p.Name})
+	}
+	return sw
+}
+
+// study rebuilds the study's configuration, its scripted policies named
+// only.
+func (c *experimentConfig) study() engine.StudyConfig {
+	sc := *c.Study
+	sc.Scripted = nil
+	for _, p := range c.Policies {
+		if p.Source != "" {
+			sc.Scripted = append(sc.Scripted, engine.PolicySpec{Name: p.Name})
+		}
+	}
+	return sc
+}
+
+// runs counts the experiment's runs, or those of the study's phase.
+func (c *experimentConfig) runs(phase string) int {
+	if c.Study == nil {
+		return len(c.Points) * len(c.Policies) * len(c.Seeds)
+	}
+	dev, val := c.Study.Runs()
+	if phase == "validation" {
+		return val
+	}
+	return dev
+}
+
+// runRecord is one run's number and summary, every field of
+// engine.RunSummary (NaN written as null).
+type runRecord struct {
+	Run           int    `json:"run"`
+	Policy        string `json:"policy"`
+	Scenario      string `json:"scenario"`
+	Seed          uint64 `json:"seed"`
+	Fingerprint   string `json:"workload_fingerprint"`
+	Cohort        int    `json:"cohort_arrivals"`
+	Completed     int    `json:"completed"`
+	Shed          int    `json:"shed"`
+	Unfinished    int    `json:"unfinished"`
+	OnTime        int    `json:"on_time"`
+	LatencyCount  int    `json:"latency_count"`
+	Mean          number `json:"mean_ms"`
+	P50           number `json:"p50_ms"`
+	P90           number `json:"p90_ms"`
+	P95           number `json:"p95_ms"`
+	P99           number `json:"p99_ms"`
+	Max           number `json:"max_ms"`
+	SLOMissRate   number `json:"slo_miss_rate"`
+	ShedRate      number `json:"shed_rate"`
+	Attainment    number `json:"attainment"`
+	GoodputRPS    number `json:"goodput_rps"`
+	ThroughputRPS number `json:"throughput_rps"`
+}
+
+func recordOf(run int, r *engine.RunSummary) runRecord {
+	l := r.Latency
+	return runRecord{
+		Run: run, Policy: r.Policy, Scenario: r.Scenario, Seed: r.Seed, Fingerprint: fmt.Sprintf("%016x", r.Fingerprint),
+		Cohort: r.Cohort, Completed: r.Completed, Shed: r.Shed, Unfinished: r.Unfinished, OnTime: r.OnTime,
+		LatencyCount: l.Count, Mean: number(l.Mean), P50: number(l.P50), P90: number(l.P90), P95: number(l.P95),
+		P99: number(l.P99), Max: number(l.Max),
+		SLOMissRate: number(r.SLOMissRate), ShedRate: number(r.ShedRate), Attainment: number(r.Attainment),
+		GoodputRPS: number(r.GoodputRPS), ThroughputRPS: number(r.ThroughputRPS),
+	}
+}
+
+func (rec *runRecord) summary() (engine.RunSummary, error) {
+	fp, err := strconv.ParseUint(rec.Fingerprint, 16, 64)
+	if err != nil || len(rec.Fingerprint) != 16 {
+		return engine.RunSummary{}, fmt.Errorf("run %d: workload_fingerprint %q is not 16 hex digits", rec.Run, rec.Fingerprint)
+	}
+	return engine.RunSummary{
+		Policy: rec.Policy, Scenario: rec.Scenario, Seed: rec.Seed, Fingerprint: fp,
+		Cohort: rec.Cohort, Completed: rec.Completed, Shed: rec.Shed, Unfinished: rec.Unfinished, OnTime: rec.OnTime,
+		Latency: engine.LatencyStats{Count: rec.LatencyCount, Mean: float64(rec.Mean), P50: float64(rec.P50),
+			P90: float64(rec.P90), P95: float64(rec.P95), P99: float64(rec.P99), Max: float64(rec.Max)},
+		SLOMissRate: float64(rec.SLOMissRate), ShedRate: float64(rec.ShedRate), Attainment: float64(rec.Attainment),
+		GoodputRPS: float64(rec.GoodputRPS), ThroughputRPS: float64(rec.ThroughputRPS),
+	}, nil
+}
+
+// number is a float64 written with every bit (the shortest decimal that
+// reads back the same), NaN — an undefined figure — as null.
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+// UnmarshalJSON reads null as NaN and a number as itself. The decoder has
+// checked that b is one JSON value, and a JSON number is a float that
+// ParseFloat reads exactly.
+func (n *number) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = number(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return fmt.Errorf("%s is not a number", b)
+	}
+	*n = number(f)
+	return nil
+}
+
+// fill completes a shard's file: the configuration, its hash, the number of
+// runs and the shard's runs, numbered.
+func (f *shardFile) fill(cfg experimentConfig, runs []engine.RunSummary) error {
+	hash, err := cfg.hash()
+	if err != nil {
+		return err
+	}
+	f.Config, f.ConfigHash, f.Total = cfg, hash, cfg.runs(f.Phase)
+	f.Records = make([]runRecord, len(runs))
+	s := f.Shard.shard()
+	for k := range runs {
+		f.Records[k] = recordOf(s.Run(k), &runs[k])
+		if f.Phase == "development" {
+			f.Attainment = append(f.Attainment, number(runs[k].Attainment))
+		}
+	}
+	return nil
+}
+
+// runsKey starts the runs' records in a file as encode writes it; what
+// comes before is the file's head.
+const runsKey = "\n  \"runs\": ["
+
+// encode is the file's bytes: indented JSON, with the development
+// attainments on one line and each run's record on one line (a third of the
+// bytes of indented records, read that much faster), and a final newline.
+func (f *shardFile) encode() ([]byte, error) {
+	head := *f
+	head.Records, head.Attainment = nil, nil
+	data, err := json.MarshalIndent(&head, "", "  ")
+	const tail = ",\n  \"runs\": null\n}"
+	if err != nil || !bytes.HasSuffix(data, []byte(tail)) {
+		return nil, fmt.Errorf("encoding the shard file: %v", err)
+	}
+	b := bytes.NewBuffer(data[:len(data)-len(tail)])
+	if f.Attainment != nil {
+		att, err := json.Marshal(f.Attainment)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the attainments: %v", err)
+		}
+		b.WriteString(",\n  \"development_attainment\": ")
+		b.Write(att)
+	}
+	b.WriteString(",")
+	b.WriteString(runsKey)
+	for i := range f.Records {
+		rec, err := json.Marshal(&f.Records[i])
+		if err != nil {
+			return nil, fmt.Errorf("encoding run %d: %v", f.Records[i].Run, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(rec)
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes(), nil
+}
+
+// summaries are the shard's runs' summaries, in the shard's order.
+func (f *shardFile) summaries() ([]engine.RunSummary, error) {
+	out := make([]engine.RunSummary, len(f.Records))
+	for k := range f.Records {
+		var err error
+		if out[k], err = f.Records[k].summary(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// readShardFile decodes a shard file and checks that it is one, whole:
+// the format, the configuration's hash, the shard, and the record of each
+// of its runs in order. Errors say what is wrong; the caller names the
+// file.
+func readShardFile(data []byte) (*shardFile, error) {
+	f, err := decodeShardFile(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// readShardHead reads a development shard's head (everything before its
+// runs' records), checked as readShardFile checks it, its runs left out:
+// what a study's second round needs. A file laid out otherwise than encode
+// writes it is read whole.
+func readShardHead(data []byte) (*shardFile, error) {
+	i := bytes.Index(data, []byte(runsKey))
+	if i < 0 {
+		return readShardFile(data)
+	}
+	f, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...))
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkHead(); err != nil {
+		return nil, err
+	}
+	if f.Phase != "development" || len(f.Attainment) != f.Shard.shard().Size(f.Total) {
+		return nil, fmt.Errorf("a %s shard with %d development attainments for its %d runs", yesNo(f.Phase == "", "non-study", f.Phase), len(f.Attainment), f.Shard.shard().Size(f.Total))
+	}
+	return f, nil
+}
+
+// readFileHead reads a shard file up to the start of its runs' records,
+// or whole when they do not start as encode writes them: what
+// readShardHead reads, without reading (and collecting) every record of
+// every development shard in each validation shard.
+func readFileHead(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var data []byte
+	chunk := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(chunk)
+		// The key may straddle two chunks: search from just before this one.
+		from := max(len(data)-len(runsKey), 0)
+		data = append(data, chunk[:n]...)
+		if bytes.Contains(data[from:], []byte(runsKey)) {
+			return data, nil
+		}
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err // a *PathError naming the file, as os.ReadFile's
+		}
+	}
+}
+
+// decodeShardFile decodes a shard file strictly, saying why a file that
+// does not decode is not one.
+func decodeShardFile(data []byte) (*shardFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f shardFile
+	if err := dec.Decode(&f); err != nil || dec.More() || f.Format != shardFormat || f.FormatVersion != shardFormatVersion {
+		if ferr := checkShardFormat(data); ferr != nil {
+			return nil, ferr
+		}
+		if err == nil {
+			err = errors.New("data after the file's object")
+		}
+		return nil, fmt.Errorf("not a valid %s file: %v", shardFormat, err)
+	}
+	return &f, nil
+}
+
+// checkShardFormat says why a file that does not decode as a shard file is
+// not one: truncated, empty, not JSON, of another tool or another format
+// version.
+func checkShardFormat(data []byte) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return errors.New("empty file, not a shard file (routelab compare|sweep|study --shard i/n --out FILE writes them)")
+	}
+	var probe struct {
+		Format        any `json:"format"`
+		FormatVersion any `json:"format_version"`
+	}
+	err := json.Unmarshal(trimmed, &probe)
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &syn) && trimmed[0] == '{' && syn.Offset >= int64(len(trimmed)):
+		return fmt.Errorf("truncated: its JSON stops after %d bytes, before the end of the file's object (copied before the shard finished?)", len(data))
+	case err != nil && trimmed[0] != '{':
+		return errors.New("not a shard file (not a JSON object); routelab compare|sweep|study --shard i/n --out FILE writes them")
+	case err != nil:
+		return fmt.Errorf("not a shard file (invalid JSON: %v)", err)
+	case probe.Format != shardFormat:
+		return fmt.Errorf(`not a shard file: its "format" is %s, not %q`, jsonText(probe.Format), shardFormat)
+	case probe.FormatVersion != float64(shardFormatVersion):
+		return fmt.Errorf(`a shard file of format_version %s; this routelab reads version %d`, jsonText(probe.FormatVersion), shardFormatVersion)
+	}
+	return nil
+}
+
+// jsonText shows a decoded JSON value as JSON, "missing" when absent.
+func jsonText(v any) string {
+	if v == nil {
+		return "missing"
+	}
+	b, _ := json.Marshal(v) // a decoded value always encodes
+	return string(b)
+}
+
+// check verifies what the file says of itself: a valid shard, the hash of
+// its configuration, and a record for each of its runs, numbered as the
+// shard's.
+func (f *shardFile) check() error {
+	if err := f.checkHead(); err != nil {
+		return err
+	}
+	s := f.Shard.shard()
+	if want := s.Size(f.Total); len(f.Records) != want {
+		return fmt.Errorf("holds %d of the %d runs of shard %v (truncated, or edited?)", len(f.Records), want, s)
+	}
+	for k := range f.Records {
+		if f.Records[k].Run != s.Run(k) {
+			return fmt.Errorf("its run %d is numbered %d; shard %v's run %d is run %d", k, f.Records[k].Run, s, k, s.Run(k))
+		}
+	}
+	return f.checkAttainment()
+}
+
+// checkHead verifies what the file's head says: a valid shard of at most
+// as many shards as runs, and its configuration.
+func (f *shardFile) checkHead() error {
+	s := f.Shard.shard()
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if err := f.checkConfig(); err != nil {
+		return err
+	}
+	if s.Count > f.Total {
+		return fmt.Errorf("shard %v of an experiment of %d runs: no split has more shards than runs", s, f.Total)
+	}
+	return nil
+}
+
+// checkAttainment requires a development shard's attainments to be its
+// runs' (a second round reads them in place of the records), and no other
+// shard to have any.
+func (f *shardFile) checkAttainment() error {
+	if f.Phase != "development" {
+		if f.Attainment != nil {
+			return fmt.Errorf("a %s shard with development attainments", yesNo(f.Phase == "", "non-study", f.Phase))
+		}
+		return nil
+	}
+	if len(f.Attainment) != len(f.Records) {
+		return fmt.Errorf("%d development attainments for %d runs", len(f.Attainment), len(f.Records))
+	}
+	for k := range f.Records {
+		if a, r := float64(f.Attainment[k]), float64(f.Records[k].Attainment); a != r && !(math.IsNaN(a) && math.IsNaN(r)) {
+			return fmt.Errorf("run %d's development attainment %v is not its record's %v (edited?)", f.Records[k].Run, a, r)
+		}
+	}
+	return nil
+}
+
+// checkConfig verifies the configuration: its hash, its command, the
+// phase and selected weight a study's shards carry, and its run count.
+func (f *shardFile) checkConfig() error {
+	hash, err := f.Config.hash()
+	if err != nil {
+		return err
+	}
+	if hash != f.ConfigHash {
+		return fmt.Errorf("its configuration does not match its config_sha256 (edited or damaged)")
+	}
+	isStudy := f.Config.Command == "study"
+	switch {
+	case f.Config.Command != "compare" && f.Config.Command != "sweep" && !isStudy:
+		return fmt.Errorf("command %q is not allowed (want compare, sweep or study)", f.Config.Command)
+	case isStudy != (f.Config.Study != nil):
+		return fmt.Errorf("a %s shard %s a study configuration", f.Config.Command, yesNo(f.Config.Study != nil, "with", "without"))
+	case isStudy && f.Phase != "development" && f.Phase != "validation":
+		return fmt.Errorf("a study shard of phase %q (want development or validation)", f.Phase)
+	case !isStudy && f.Phase != "":
+		return fmt.Errorf("a %s shard with a phase (%q): only study shards have one", f.Config.Command, f.Phase)
+	case (f.Phase == "validation") != (f.Selected != nil):
+		return fmt.Errorf("a %s shard %s selected_c", yesNo(f.Phase == "validation", "validation", "non-validation"), yesNo(f.Selected == nil, "without", "with"))
+	case f.Total != f.Config.runs(f.Phase):
+		return fmt.Errorf("says the experiment has %d runs; its configuration has %d", f.Total, f.Config.runs(f.Phase))
+	}
+	return nil
+}
+
+func yesNo(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}
