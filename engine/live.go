@@ -55,30 +55,11 @@ func (s *Simulator) Snapshot() Snapshot {
 	for i := range s.replicas {
 		r := &s.replicas[i]
 		snap.Replicas[i] = ReplicaSnapshot{Replica: v.Replicas[i], SpeedMs: r.base * r.factor, Assigned: r.assigned, Finished: r.finished,
-			Requests: s.requestsAt(r)}
+			Requests: r.srv.inspect(s.step, r.speed())}
 	}
 	snap.Recent, s.scratch = s.live.recent(s.scratch)
 	snap.RecentLatencies = slices.Clone(s.scratch)
 	return snap
-}
-
-// requestsAt lists r's requests, predicting the completion of the waiting
-// ones at r's current speed (each starts at the boundary its predecessor
-// completes on, as start does).
-func (s *Simulator) requestsAt(r *replicaState) []RequestSnapshot {
-	if !r.busy {
-		return nil
-	}
-	out := make([]RequestSnapshot, 0, 1+r.queue.len())
-	out = append(out, RequestSnapshot{Seq: r.cur.seq, Arrival: r.cur.arrival, ServiceMs: r.service, Done: float64(r.done) * StepMs})
-	done := r.done
-	for j := 0; j < r.queue.len(); j++ {
-		q := r.queue.at(j)
-		service := mul(mul(q.demand, r.base*r.factor/ReferenceDemand), q.jitter)
-		done += int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
-		out = append(out, RequestSnapshot{Seq: q.seq, Arrival: q.arrival, ServiceMs: service, Done: float64(done) * StepMs})
-	}
-	return out
 }
 
 // Timeline is a run sampled at a fixed interval, for plotting.
@@ -119,10 +100,8 @@ func (sp *sampler) record(s *Simulator) {
 	}
 	for i := range s.replicas {
 		r := &s.replicas[i]
-		p.Waiting[i] = r.queue.len()
-		if r.busy {
-			p.InFlight[i] = 1
-		}
+		l := r.srv.load(s.step)
+		p.Waiting[i], p.InFlight[i] = l.waiting, l.running
 		p.Healthy[i] = r.healthy
 		p.Assigned[i] = r.assigned
 	}

@@ -98,7 +98,7 @@ type ewma struct{ v float64 }
 func (e *ewma) update(alpha, x float64) { e.v += mul(alpha, x-e.v) }
 
 // reward maps a service time onto [0, 1].
-func reward(serviceMs, ceiling float64) float64 { return math.Max(0, 1-serviceMs/ceiling) }
+func reward(serviceMs, ceiling float64) float64 { return max(0, 1-serviceMs/ceiling) }
 
 // RoundRobin cycles a cursor over the ordered list of eligible replicas. The
 // cursor advances only on an accepted assignment (Pick is never called for a

@@ -48,34 +48,32 @@ type Simulator struct {
 	everyStep    bool // visit every boundary (reference mode for tests)
 }
 
-// replicaState is one replica: FIFO waiting queue plus one in-flight slot.
+// replicaState is the router's record of one replica — health, speed and the
+// statistics of its completions — and the replica's server, which holds its
+// requests (see server).
 type replicaState struct {
 	id       int
 	base     float64 // mean ms per reference request
 	factor   float64 // slowdown multiplier
 	healthy  bool
-	queue    fifo
-	busy     bool
-	cur      request
-	service  float64 // the in-flight request's service time, ms
-	done     int64   // boundary at which it completes
-	svc, rew ewma    // router statistics shown in the View
+	srv      server
+	due      int64 // srv.due(), kept current after every call that changes it
+	svc, rew ewma  // router statistics shown in the View
 	n        int
 	assigned int64
 	finished int64
 	pub      Replica // the router's view of this replica, kept current by sync
 }
 
-// sync refreshes the router's view after a change of state.
-func (r *replicaState) sync() {
-	in := 0
-	if r.busy {
-		in = 1
-	}
-	r.pub = Replica{
-		ID: r.id, Waiting: r.queue.len(), InFlight: in, Outstanding: r.queue.len() + in,
-		Healthy: r.healthy, ServiceEWMA: r.svc.v, RewardEWMA: r.rew.v, Completed: r.n,
-	}
+// speed is the replica's current speed relative to the reference request.
+func (r *replicaState) speed() float64 { return r.base * r.factor / ReferenceDemand }
+
+// sync refreshes the router's view after a change of state at boundary now.
+func (r *replicaState) sync(now int64) {
+	l := r.srv.load(now)
+	p := &r.pub // field by field: a composite literal would be built and then copied
+	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, l.waiting, l.running, l.waiting+l.running
+	p.Healthy, p.ServiceEWMA, p.RewardEWMA, p.Completed = r.healthy, r.svc.v, r.rew.v, r.n
 }
 
 // Totals counts everything since time zero.
@@ -165,10 +163,10 @@ func (s *Simulator) initReplicas() {
 	for i := range s.replicas {
 		s.replicas[i] = replicaState{
 			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
-			queue: newFIFO(s.scn.QueueCap),
-			svc:   ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
+			srv: newFIFOServer(s.scn.QueueCap), due: math.MaxInt64,
+			svc: ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
 		}
-		s.replicas[i].sync()
+		s.replicas[i].sync(0)
 	}
 	s.view.Replicas = make([]Replica, n)
 	s.eligible = make([]Replica, 0, n)
@@ -253,12 +251,10 @@ func (s *Simulator) nextStep() int64 {
 	}
 	next := int64(math.MaxInt64)
 	for i := range s.replicas {
-		if r := &s.replicas[i]; r.busy && r.done < next {
-			next = r.done
-		}
+		next = min(next, s.replicas[i].due)
 	}
 	if s.wl.has {
-		next = min(next, ceilStep(s.wl.next.arrival))
+		next = min(next, s.wl.nextStep)
 	}
 	if s.nextEvent < len(s.events) {
 		next = min(next, ceilStep(s.events[s.nextEvent].At))
@@ -280,8 +276,8 @@ func (s *Simulator) boundary() {
 		s.nextEvent++
 	}
 	for i := range s.replicas {
-		if r := &s.replicas[i]; r.busy && r.done == s.step && s.err == nil {
-			s.complete(r)
+		if r := &s.replicas[i]; r.due == s.step && s.err == nil {
+			s.serve(r)
 		}
 	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
@@ -308,55 +304,63 @@ func (s *Simulator) apply(e Event) {
 		r.factor = 1
 	case EventRecover:
 		r.healthy = true
-		r.sync()
+		r.sync(s.step)
 	case EventFail:
 		if !r.healthy {
 			return
 		}
 		r.healthy = false
-		r.sync()
+		r.sync(s.step)
 		// The in-flight request finishes; the waiting ones go back through the
 		// router with their original arrival times and may be shed.
-		for r.queue.len() > 0 && s.err == nil {
-			req := r.queue.pop()
-			r.sync()
-			s.route(req, true)
-		}
+		s.reroute(r)
 	}
 }
 
-// start puts req into service on r now.
-func (s *Simulator) start(r *replicaState, req request) {
-	service := mul(mul(req.demand, r.base*r.factor/ReferenceDemand), req.jitter)
-	r.cur, r.service, r.busy = req, service, true
-	r.done = s.step + int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
-	r.sync()
+// reroute sends r's waiting requests back through the router, in queue
+// order, keeping their arrival times (they may be shed).
+func (s *Simulator) reroute(r *replicaState) {
+	for s.err == nil {
+		req, ok := r.srv.popWaiting()
+		if !ok {
+			return
+		}
+		r.due = r.srv.due()
+		r.sync(s.step)
+		s.route(req, true)
+	}
 }
 
-// complete finishes r's in-flight request now and starts its next one.
-func (s *Simulator) complete(r *replicaState) {
+// serve does what r's server has due now and records its completions.
+func (s *Simulator) serve(r *replicaState) {
+	done := r.srv.step(s.step, r.speed())
+	r.due = r.srv.due()
+	for i := range done {
+		s.complete(r, &done[i])
+	}
+	r.sync(s.step)
+}
+
+// complete records a completion at r now: the measurement, the router's
+// statistics, and the policy's observation.
+func (s *Simulator) complete(r *replicaState, c *completion) {
 	now := s.Now()
-	latency := now - r.cur.arrival
+	latency := now - c.req.arrival
 	if !s.unwatched {
 		s.live.add(latency, s.step)
 	}
 	s.totals.Completed++
 	if s.cohort != nil {
-		s.cohort.complete(r.cur, r.id, now)
+		s.cohort.complete(c.req, r.id, now)
 	}
-	r.svc.update(DefaultAlpha, r.service)
-	r.rew.update(DefaultAlpha, reward(r.service, DefaultCeiling))
+	r.svc.update(DefaultAlpha, c.service)
+	r.rew.update(DefaultAlpha, reward(c.service, DefaultCeiling))
 	r.n++
 	s.completedObs++
 	r.finished++
-	r.busy = false
-	r.sync()
 	s.inPolicy = true
-	s.policy.Observe(r.id, r.service)
+	s.policy.Observe(r.id, c.service)
 	s.inPolicy = false
-	if r.queue.len() > 0 {
-		s.start(r, r.queue.pop())
-	}
 }
 
 // route assigns req through the policy, or sheds it when no replica is eligible.
@@ -388,12 +392,9 @@ func (s *Simulator) route(req request, rerouted bool) {
 	if s.cohort != nil {
 		s.cohort.assign(req, id)
 	}
-	if r.busy {
-		r.queue.push(req)
-		r.sync()
-	} else {
-		s.start(r, req)
-	}
+	r.srv.admit(req, s.step, r.speed())
+	r.due = r.srv.due()
+	r.sync(s.step)
 	d.Replica = id
 	s.decided(d)
 }
@@ -404,13 +405,14 @@ func (s *Simulator) decided(d Decision) {
 	}
 }
 
+// isEligible tells whether replica id was eligible in the view just built
+// (nothing changes between building a view and reading the policy's pick).
 func (s *Simulator) isEligible(id int) bool {
-	for _, r := range s.eligible {
-		if r.ID == id {
-			return true
-		}
+	if id < 1 || id > len(s.replicas) {
+		return false
 	}
-	return false
+	p := &s.replicas[id-1].pub
+	return p.Healthy && p.Waiting < s.scn.QueueCap
 }
 
 func idList(rs []Replica) string {
@@ -430,14 +432,17 @@ func (s *Simulator) buildView() *View {
 	v := &s.view
 	v.Now = s.Now()
 	v.TotalCompleted = s.completedObs
-	s.eligible = s.eligible[:0]
+	e := s.eligible[:len(s.replicas)] // filled by index: append costs a third of the loop
+	n := 0
 	for i := range s.replicas {
-		rv := s.replicas[i].pub
-		v.Replicas[i] = rv
+		rv := &s.replicas[i].pub
+		v.Replicas[i] = *rv
 		if rv.Healthy && rv.Waiting < s.scn.QueueCap {
-			s.eligible = append(s.eligible, rv)
+			e[n] = *rv
+			n++
 		}
 	}
+	s.eligible = e[:n]
 	v.Eligible = s.eligible
 	return v
 }
@@ -532,15 +537,11 @@ func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) 
 func (s *Simulator) inSystem() int {
 	n := 0
 	for i := range s.replicas {
-		r := &s.replicas[i]
-		if r.busy && s.cohort.member(r.cur.arrival) {
-			n++
-		}
-		for j := 0; j < r.queue.len(); j++ {
-			if s.cohort.member(r.queue.at(j).arrival) {
+		s.replicas[i].srv.each(func(req request) {
+			if s.cohort.member(req.arrival) {
 				n++
 			}
-		}
+		})
 	}
 	return n
 }

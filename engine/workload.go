@@ -187,6 +187,7 @@ type workload struct {
 	schedule []rateChange
 	pend     pending // how next.arrival was placed
 	next     request
+	nextStep int64 // the boundary at which next arrives: ceilStep(next.arrival)
 	has      bool
 	last     float64 // arrival time of the previous request
 	seq      int64
@@ -262,6 +263,7 @@ func (w *workload) advance() {
 		r.demand = w.draw(u2, u3)
 	}
 	w.next, w.has = r, true
+	w.nextStep = ceilStep(r.arrival)
 }
 
 // gap is the inter-arrival time in ms at the current rate.
@@ -305,6 +307,7 @@ func (w *workload) insertRate(at, rate float64) {
 	w.pend.schedule = sched
 	w.schedule, w.rate = sched, w.pend.rate
 	w.next.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
+	w.nextStep = ceilStep(w.next.arrival)
 }
 
 // draw maps two uniforms to a demand in ms.
