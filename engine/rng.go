@@ -15,6 +15,8 @@ type Rand struct {
 const (
 	streamWorkload uint64 = 1
 	streamPolicy   uint64 = 2
+	streamServing  uint64 = 3 // serving attributes, drawn only with a serving section
+	streamProbe    uint64 = 4 // the replicas a router probes
 )
 
 // NewRand returns the generator for (seed, stream).

@@ -75,6 +75,9 @@ type Scenario struct {
 	// 0.1 gives U(0.9, 1.1). Zero disables it (the draw still happens).
 	Jitter float64 `json:"jitter"`
 	Events []Event `json:"events"`
+	// Serving, when set, makes the replicas continuous-batching LLM servers
+	// (see ServingConfig); nil is the specification's model.
+	Serving *ServingConfig `json:"serving,omitempty"`
 }
 
 // Model constants fixed by the specification.
@@ -241,6 +244,9 @@ func (s *Scenario) Validate(horizon float64) error {
 			return err
 		}
 	}
+	if s.Serving != nil {
+		return s.Serving.validate(s)
+	}
 	return nil
 }
 
@@ -256,8 +262,8 @@ func (s *Scenario) validateArrivals() error {
 			if !finite(r.At) || r.At < 0 || (i > 0 && r.At < s.Trace[i-1].At) {
 				return fieldErr(fmt.Sprintf("trace[%d].arrival_ms", i), r.At, "finite, >= 0 and non-decreasing")
 			}
-			if r.Prompt < 0 || r.Output < 0 {
-				return fieldErr(fmt.Sprintf("trace[%d]", i), fmt.Sprintf("%d/%d tokens", r.Prompt, r.Output), "token counts >= 0")
+			if err := r.check(fmt.Sprintf("trace[%d]", i)); err != nil {
+				return err
 			}
 		}
 		return nil
