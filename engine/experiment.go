@@ -121,6 +121,10 @@ type Summary struct {
 	MedianGoodput     float64
 	MedianThroughput  float64
 	MeanAttainment    float64
+
+	// Serving aggregates the serving model's figures; nil in the
+	// specification's model.
+	Serving *ServingAggregate
 }
 
 // Compare runs the experiment.
@@ -250,6 +254,9 @@ func summarise(runs []RunSummary) Summary {
 	s.MedianGoodput = med(func(r *RunSummary) float64 { return r.GoodputRPS })
 	s.MedianThroughput = med(func(r *RunSummary) float64 { return r.ThroughputRPS })
 	s.MeanAttainment = Mean(pick(func(r *RunSummary) float64 { return r.Attainment }))
+	if len(runs) > 0 && runs[0].Serving != nil {
+		s.Serving = aggregateServing(runs)
+	}
 	return s
 }
 

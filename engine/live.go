@@ -44,7 +44,7 @@ type Snapshot struct {
 
 // Snapshot returns the current state. It never changes the simulation.
 func (s *Simulator) Snapshot() Snapshot {
-	v := s.buildView()
+	v := s.buildView(nil, false, false)
 	snap := Snapshot{
 		Now:        s.Now(),
 		Replicas:   make([]ReplicaSnapshot, len(s.replicas)),

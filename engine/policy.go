@@ -9,15 +9,40 @@ import (
 // Replica is what a router knows about one replica when it routes a request:
 // current queue state, health and statistics of completed requests. It never
 // includes a request's sampled service time or the replica's true speed.
+//
+// The serving model (Scenario.Serving) adds the signals a production router
+// scrapes from a replica's metrics; they are zero in the specification's
+// model. Waiting, InFlight, Outstanding, KVUtil and TokensInFlight are then
+// a snapshot SignalAgeMs old (see SignalConfig.RefreshMs), fresh for a
+// replica that answered a probe for this decision (Probed). Health and the
+// router's own statistics (the EWMAs, Completed, PrefixHitTokens from the
+// router's index) are always current, and eligibility is decided on the
+// replica's true state.
 type Replica struct {
 	ID          int     // 1-based
 	Waiting     int     // requests in the waiting queue
-	InFlight    int     // 0 or 1
+	InFlight    int     // requests in service: 0 or 1, or the running batch (up to B) in the serving model
 	Outstanding int     // Waiting + InFlight
 	Healthy     bool    //
 	ServiceEWMA float64 // ŝ: EWMA (α = 0.15) of observed service times, ms; starts at 11
 	RewardEWMA  float64 // r̄: EWMA (α = 0.15) of max(0, 1 − s/100); starts at 0.89
 	Completed   int     // n: completed requests observed from this replica
+
+	// KVUtil is the fraction of the replica's KV blocks held, 0 to 1 (0
+	// without a KV limit).
+	KVUtil float64
+	// TokensInFlight are the prompt and generated tokens of the requests at
+	// the replica, running and waiting.
+	TokensInFlight int
+	// PrefixHitTokens are the tokens of this request's prompt the replica
+	// holds in its prefix cache: by the router's record of what it sent
+	// there (approximate index), or by the cache itself (precise index).
+	PrefixHitTokens int
+	// SignalAgeMs is how old Waiting, InFlight, Outstanding, KVUtil and
+	// TokensInFlight are (0: fresh).
+	SignalAgeMs float64
+	// Probed says the replica answered a probe for this decision.
+	Probed bool
 }
 
 // View is the router's picture of the cluster at one routing decision.
@@ -30,6 +55,39 @@ type View struct {
 	Eligible []Replica
 	// TotalCompleted is the sum of Completed over all replicas (T).
 	TotalCompleted int
+	// Request is the request being routed, as the router sees it.
+	Request RequestInfo
+}
+
+// RequestInfo is what a router sees of a request: its prompt and the
+// serving attributes — never its output length or service time.
+type RequestInfo struct {
+	Seq       int64   // sequence number, 1-based, in arrival order
+	ArrivalMs float64 // arrival time
+	// PromptTokens is the prompt's length (0 when the demand model has no
+	// tokens).
+	PromptTokens int
+	// PrefixGroup names the system prompt the prompt starts with (0: none);
+	// PrefixTokens is its length.
+	PrefixGroup  int
+	PrefixTokens int
+	// Session names the conversation the request continues (0: none);
+	// SessionTokens are the tokens it carries from the session's earlier
+	// turns, after the system prompt.
+	Session       int
+	SessionTokens int
+	Priority      Priority
+	// Rerouted says the request comes back from a failed replica's queue.
+	Rerouted bool
+}
+
+// requestInfo is the router's view of r.
+func requestInfo(r *request, rerouted bool) RequestInfo {
+	return RequestInfo{
+		Seq: r.seq, ArrivalMs: r.arrival, PromptTokens: int(r.prompt),
+		PrefixGroup: int(r.group), PrefixTokens: int(r.system), Session: int(r.session), SessionTokens: int(r.carried),
+		Priority: priorityOf(r.priority), Rerouted: rerouted,
+	}
 }
 
 // Policy routes requests. Pick returns the id of an eligible replica; the
@@ -39,6 +97,40 @@ type View struct {
 type Policy interface {
 	Pick(v *View) (int, error)
 	Observe(replica int, serviceMs float64)
+}
+
+// CompletionObserver is an optional interface of a Policy: the engine
+// calls ObserveCompletion after Observe for every completion, with the
+// request's token-level figures (NaN in the specification's model, which has
+// no tokens). It is detected once, when a run starts.
+type CompletionObserver interface {
+	ObserveCompletion(c Completion)
+}
+
+// Completion is a finished request as the router sees it when the reply
+// streams back.
+type Completion struct {
+	Replica   int
+	Request   RequestInfo
+	ServiceMs float64 // time in service (the batching server: from its first admission to its last token)
+	LatencyMs float64 // end to end
+	// TTFTMs is the time to the first token; ITLMs the mean gap between
+	// tokens and ITLP99Ms the 99th-percentile gap (NaN with one token).
+	TTFTMs       float64
+	ITLMs        float64
+	ITLP99Ms     float64
+	OutputTokens int
+	CachedTokens int // prompt tokens the replica's prefix cache served
+	Preemptions  int
+}
+
+// Admitter is an optional interface of a Policy: when a request has an
+// eligible replica, the engine asks Admit first, and a request refused is
+// shed (counted as shed, its decision marked Rejected). Admission control
+// such as llm-d's shedding of sheddable requests under saturation goes
+// here. It is detected once, when a run starts.
+type Admitter interface {
+	Admit(v *View) bool
 }
 
 // PolicyEnv is what a policy gets when a run starts.
@@ -323,6 +415,28 @@ func (p *powerOfTwo) Pick(v *View) (int, error) {
 
 func (p *powerOfTwo) Observe(int, float64) {}
 
+// LeastKV picks the eligible replica with the lowest KV-cache utilisation,
+// then the fewest outstanding requests, then the lowest id: a reference
+// router for the serving model's KV signal (in the specification's model
+// every replica reports 0, and it is Least Queue).
+func LeastKV() PolicySpec {
+	return PolicySpec{Name: "least-kv", Kind: BuiltinPolicy, New: func(PolicyEnv) (Policy, error) { return leastKV{}, nil }}
+}
+
+type leastKV struct{}
+
+func (leastKV) Pick(v *View) (int, error) {
+	best := v.Eligible[0]
+	for _, r := range v.Eligible[1:] {
+		if r.KVUtil < best.KVUtil || (r.KVUtil == best.KVUtil && r.Outstanding < best.Outstanding) {
+			best = r
+		}
+	}
+	return best.ID, nil
+}
+
+func (leastKV) Observe(int, float64) {}
+
 // policyDef is one entry of the built-in policy registry.
 type policyDef struct {
 	name, about string
@@ -339,6 +453,7 @@ func builtinPolicies() []policyDef {
 		{"adaptive", "UCB-inspired score, c = 0.35", func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
 		{"random", "uniform over eligible replicas", Random},
 		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
+		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},
 	}
 }
 

@@ -21,7 +21,7 @@ type Field struct {
 
 // RunRecord flattens one run.
 func RunRecord(r *RunSummary) []Field {
-	return []Field{
+	out := []Field{
 		{"policy", r.Policy}, {"scenario", r.Scenario}, {"seed", r.Seed},
 		{"workload_fingerprint", fmt.Sprintf("%016x", r.Fingerprint)},
 		{"cohort_arrivals", r.Cohort}, {"completed", r.Completed}, {"shed", r.Shed},
@@ -31,11 +31,15 @@ func RunRecord(r *RunSummary) []Field {
 		{"slo_miss_rate", r.SLOMissRate}, {"shed_rate", r.ShedRate}, {"attainment", r.Attainment},
 		{"goodput_rps", r.GoodputRPS}, {"throughput_rps", r.ThroughputRPS},
 	}
+	if r.Serving == nil {
+		return out
+	}
+	return append(out, r.Serving.record()...)
 }
 
 // SummaryRecord flattens one policy's summary.
 func SummaryRecord(policy string, s Summary) []Field {
-	return []Field{
+	out := []Field{
 		{"policy", policy}, {"runs", s.Runs}, {"latency_runs", s.LatencyRuns},
 		{"median_cohort_arrivals", s.MedianCohort}, {"median_completed", s.MedianCompleted},
 		{"median_shed", s.MedianShed}, {"median_unfinished", s.MedianUnfinished},
@@ -46,6 +50,10 @@ func SummaryRecord(policy string, s Summary) []Field {
 		{"median_attainment", s.MedianAttainment}, {"median_goodput_rps", s.MedianGoodput},
 		{"median_throughput_rps", s.MedianThroughput}, {"mean_attainment", s.MeanAttainment},
 	}
+	if s.Serving == nil {
+		return out
+	}
+	return append(out, s.Serving.record()...)
 }
 
 // formatCSV renders a value for CSV ("" for NaN).
@@ -205,8 +213,8 @@ type summaryColumn struct {
 	cell func(Summary) string
 }
 
-func summaryColumns() []summaryColumn {
-	return []summaryColumn{
+func summaryColumns(serving bool) []summaryColumn {
+	cols := []summaryColumn{
 		{"p50 ms", func(s Summary) string { return Dash("%.1f", s.MedianP50) }},
 		{"p90 ms", func(s Summary) string { return Dash("%.1f", s.MedianP90) }},
 		{"p99 ms", func(s Summary) string { return Dash("%.1f", s.MedianP99) }},
@@ -218,11 +226,15 @@ func summaryColumns() []summaryColumn {
 		{"goodput/s", func(s Summary) string { return Dash("%.1f", s.MedianGoodput) }},
 		{"throughput/s", func(s Summary) string { return Dash("%.1f", s.MedianThroughput) }},
 	}
+	if serving {
+		cols = append(cols, servingColumns()...)
+	}
+	return cols
 }
 
 // tableRows returns the table's header and one row per policy.
 func (c *Comparison) tableRows() (head []string, rows [][]string) {
-	cols := summaryColumns()
+	cols := summaryColumns(c.Scenario.Serving != nil)
 	head = []string{"policy"}
 	for _, col := range cols {
 		head = append(head, col.head)

@@ -185,3 +185,4 @@ func (a *adaptive) String() string {
 }
 func (p *random) String() string     { return "random policy on its own stream" }
 func (p *powerOfTwo) String() string { return "p2c policy on its own stream" }
+func (leastKV) String() string       { return "least-kv policy" }

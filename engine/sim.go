@@ -21,6 +21,7 @@ type Simulator struct {
 	scn          Scenario
 	policyName   string
 	policy       Policy
+	hooks        policyHooks
 	wl           *workload
 	replicas     []replicaState
 	events       []Event // replica events, time order
@@ -39,6 +40,7 @@ type Simulator struct {
 	scratch      []float64
 	cohort       *cohort
 	sampler      *sampler
+	serving      *servingRun // the serving model's signals and marks; nil in the specification's
 	onDecision   func(Decision)
 	totals       Totals
 	completedObs int  // T: completions observed by the router
@@ -46,6 +48,20 @@ type Simulator struct {
 	inPolicy     bool
 	err          error
 	everyStep    bool // visit every boundary (reference mode for tests)
+}
+
+// policyHooks are the optional interfaces of the routing policy, detected
+// once (when the policy is set).
+type policyHooks struct {
+	observer CompletionObserver
+	admitter Admitter
+}
+
+func hooksOf(p Policy) policyHooks {
+	var h policyHooks
+	h.observer, _ = p.(CompletionObserver)
+	h.admitter, _ = p.(Admitter)
+	return h
 }
 
 // replicaState is the router's record of one replica — health, speed and the
@@ -92,6 +108,7 @@ type Decision struct {
 	Replica  int     // chosen replica id; 0 when shed
 	Rerouted bool    // re-routed from a failed replica's queue
 	Eligible int     // number of eligible replicas
+	Rejected bool    // refused by the policy's Admit (shed, Replica 0)
 }
 
 // SimOptions configure a simulator beyond its scenario and policy.
@@ -136,8 +153,11 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
 	}
-	s.policy = p
+	s.policy, s.hooks = p, hooksOf(p)
 	s.wl = newWorkload(&scn, opt.Seed, opt.tables)
+	if scn.Serving != nil {
+		s.serving = newServingRun(&s.scn, opt.Seed, opt.Measure)
+	}
 	s.initReplicas()
 	for _, e := range scn.sortedEvents() {
 		if e.Kind.affectsReplica() {
@@ -146,6 +166,9 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	}
 	if opt.Measure != nil {
 		s.cohort = newCohort(*opt.Measure, scn.Replicas(), expectedCohort(&scn, *opt.Measure))
+		if scn.Serving != nil {
+			s.cohort.srv = newServingTally(scn.Serving.SLO, expectedCohort(&scn, *opt.Measure))
+		}
 	}
 	if opt.SampleEvery != 0 {
 		if !finite(opt.SampleEvery) || opt.SampleEvery <= 0 || !onGrid(opt.SampleEvery) {
@@ -165,6 +188,11 @@ func (s *Simulator) initReplicas() {
 			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
 			srv: newFIFOServer(s.scn.QueueCap), due: math.MaxInt64,
 			svc: ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
+		}
+		if s.serving != nil {
+			b := newBatchServer(&s.scn)
+			s.replicas[i].srv = b
+			s.serving.batch = append(s.serving.batch, b)
 		}
 		s.replicas[i].sync(0)
 	}
@@ -262,6 +290,9 @@ func (s *Simulator) nextStep() int64 {
 	if s.sampler != nil {
 		next = min(next, s.sampler.next)
 	}
+	if s.serving != nil {
+		next = min(next, s.serving.nextStep())
+	}
 	return max(next, s.step+1)
 }
 
@@ -280,11 +311,21 @@ func (s *Simulator) boundary() {
 			s.serve(r)
 		}
 	}
+	if s.serving != nil {
+		s.serving.boundary(s.step)
+		for s.serving.held.len() > 0 && s.serving.held.headStep() <= s.step && s.err == nil {
+			s.route(s.serving.held.pop(), false)
+		}
+	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
 		req := s.wl.pop()
 		s.totals.Arrivals++
 		if s.cohort != nil {
 			s.cohort.arrive(req)
+		}
+		if s.serving != nil && s.serving.delay > 0 {
+			s.serving.held.push(req, s.step+s.serving.delay) // routed when its probes answer
+			continue
 		}
 		s.route(req, false)
 	}
@@ -339,6 +380,9 @@ func (s *Simulator) serve(r *replicaState) {
 		s.complete(r, &done[i])
 	}
 	r.sync(s.step)
+	if !r.healthy { // requests a failed batching server preempted go elsewhere
+		s.reroute(r)
+	}
 }
 
 // complete records a completion at r now: the measurement, the router's
@@ -352,6 +396,9 @@ func (s *Simulator) complete(r *replicaState, c *completion) {
 	s.totals.Completed++
 	if s.cohort != nil {
 		s.cohort.complete(c.req, r.id, now)
+		if s.cohort.srv != nil && s.cohort.member(c.req.arrival) {
+			s.cohort.srv.add(c, now)
+		}
 	}
 	r.svc.update(DefaultAlpha, c.service)
 	r.rew.update(DefaultAlpha, reward(c.service, DefaultCeiling))
@@ -360,14 +407,37 @@ func (s *Simulator) complete(r *replicaState, c *completion) {
 	r.finished++
 	s.inPolicy = true
 	s.policy.Observe(r.id, c.service)
+	if s.hooks.observer != nil {
+		s.hooks.observer.ObserveCompletion(s.completionOf(r, c))
+	}
 	s.inPolicy = false
+}
+
+// completionOf is c as the router sees it.
+func (s *Simulator) completionOf(r *replicaState, c *completion) Completion {
+	out := Completion{
+		Replica: r.id, Request: requestInfo(&c.req, false), ServiceMs: c.service, LatencyMs: s.Now() - c.req.arrival,
+		TTFTMs: math.NaN(), ITLMs: math.NaN(), ITLP99Ms: math.NaN(),
+	}
+	if s.serving != nil {
+		st := &c.serving
+		out.TTFTMs = float64(st.firstToken)*StepMs - c.req.arrival
+		out.ITLMs, out.ITLP99Ms = st.itlMean, st.itlP99
+		out.OutputTokens, out.CachedTokens, out.Preemptions = int(c.req.output), st.cached, st.preemptions
+	}
+	return out
 }
 
 // route assigns req through the policy, or sheds it when no replica is eligible.
 func (s *Simulator) route(req request, rerouted bool) {
-	v := s.buildView()
+	v := s.buildView(&req, rerouted, true)
 	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
-	if len(v.Eligible) == 0 {
+	if len(v.Eligible) > 0 && s.hooks.admitter != nil {
+		s.inPolicy = true
+		d.Rejected = !s.hooks.admitter.Admit(v)
+		s.inPolicy = false
+	}
+	if len(v.Eligible) == 0 || d.Rejected {
 		s.totals.Shed++
 		if s.cohort != nil {
 			s.cohort.drop(req)
@@ -395,6 +465,9 @@ func (s *Simulator) route(req request, rerouted bool) {
 	r.srv.admit(req, s.step, r.speed())
 	r.due = r.srv.due()
 	r.sync(s.step)
+	if s.serving != nil {
+		s.serving.routed(id-1, &req)
+	}
 	d.Replica = id
 	s.decided(d)
 }
@@ -427,18 +500,32 @@ func idList(rs []Replica) string {
 }
 
 // buildView fills the reusable router view with copies of the replicas'
-// public state, so a policy that writes to its view changes nothing.
-func (s *Simulator) buildView() *View {
+// public state, so a policy that writes to its view changes nothing. req is
+// the request to route (nil for a snapshot); decide says the view is for a
+// decision, which in the serving model draws its probes.
+func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	v := &s.view
 	v.Now = s.Now()
 	v.TotalCompleted = s.completedObs
+	v.Request = RequestInfo{}
+	if req != nil {
+		v.Request = requestInfo(req, rerouted)
+	}
+	if s.serving != nil && decide {
+		s.serving.probe(s)
+	} else if s.serving != nil {
+		s.serving.unprobe()
+	}
 	e := s.eligible[:len(s.replicas)] // filled by index: append costs a third of the loop
 	n := 0
 	for i := range s.replicas {
 		rv := &s.replicas[i].pub
 		v.Replicas[i] = *rv
-		if rv.Healthy && rv.Waiting < s.scn.QueueCap {
-			e[n] = *rv
+		if s.serving != nil {
+			s.serving.signals(s.step, i, &v.Replicas[i], req)
+		}
+		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
+			e[n] = v.Replicas[i]
 			n++
 		}
 	}
@@ -519,7 +606,7 @@ func (s *Simulator) UseAt(at float64, policy PolicySpec) error {
 	p, ok := s.policy.(*switching)
 	if !ok {
 		p = &switching{env: s.penv, cur: s.policy}
-		s.policy = p
+		s.policy, s.hooks = p, hooksOf(p)
 	}
 	i := p.next
 	for i < len(p.switches) && p.switches[i].At <= at {
@@ -536,12 +623,18 @@ func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) 
 // inSystem counts the cohort requests still waiting or in flight.
 func (s *Simulator) inSystem() int {
 	n := 0
+	count := func(req request) {
+		if s.cohort.member(req.arrival) {
+			n++
+		}
+	}
 	for i := range s.replicas {
-		s.replicas[i].srv.each(func(req request) {
-			if s.cohort.member(req.arrival) {
-				n++
-			}
-		})
+		s.replicas[i].srv.each(count)
+	}
+	if s.serving != nil {
+		for i := s.serving.held.head; i < len(s.serving.held.reqs); i++ {
+			count(s.serving.held.reqs[i])
+		}
 	}
 	return n
 }
