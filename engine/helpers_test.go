@@ -17,7 +17,7 @@ func allPolicies() []PolicySpec {
 }
 
 // goldenPolicies are the built-ins the golden comparisons were made with:
-// the registry has grown since (least-kv), and a golden file
+// the registry has grown since (jiq, sed, least-kv), and a golden file
 // pins what it pinned.
 func goldenPolicies() []PolicySpec {
 	return []PolicySpec{RoundRobin(), LeastQueue(), LatencyAware(DefaultAlpha), Adaptive(DefaultAdaptiveParams()), Random(), PowerOfTwo()}

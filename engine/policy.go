@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -415,6 +416,80 @@ func (p *powerOfTwo) Pick(v *View) (int, error) {
 
 func (p *powerOfTwo) Observe(int, float64) {}
 
+// JoinIdleQueue sends a request to an idle replica (nothing waiting or in
+// service) when there is one, the lowest id among them, and otherwise to an
+// eligible replica drawn uniformly from the policy's own stream: the
+// dispatcher of Lu, Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue:
+// a novel load balancing algorithm for dynamically scalable web services",
+// Performance Evaluation 68(11), 2011, with one dispatcher that knows which
+// replicas are idle.
+func JoinIdleQueue() PolicySpec {
+	return PolicySpec{Name: "jiq", Kind: BuiltinPolicy, New: func(env PolicyEnv) (Policy, error) { return &joinIdle{rng: env.Rand}, nil }}
+}
+
+type joinIdle struct{ rng *Rand }
+
+func (p *joinIdle) Pick(v *View) (int, error) {
+	for _, r := range v.Eligible {
+		if r.Outstanding == 0 {
+			return r.ID, nil
+		}
+	}
+	return v.Eligible[p.rng.Intn(len(v.Eligible))].ID, nil
+}
+
+func (p *joinIdle) Observe(int, float64) {}
+
+// ShortestExpectedDelay picks the eligible replica with the least expected
+// delay (outstanding + 1) × mean service time, from service times the
+// operator knows (meanMs[i] for replica i+1; none: all equal, which is
+// joining the shortest queue), ties to the lowest id: the classic rule of
+// heterogeneous server farms (Banawan and Zahorjan, "Load sharing in
+// heterogeneous queueing systems", IEEE INFOCOM 1989). Latency Aware is the
+// same rule with estimated service times.
+func ShortestExpectedDelay(meanMs ...float64) PolicySpec {
+	params := make([]PolicyParam, len(meanMs))
+	parts := make([]string, len(meanMs))
+	for i, m := range meanMs {
+		params[i] = PolicyParam{Name: fmt.Sprintf("s%d", i+1), Value: m, Unit: "ms", About: fmt.Sprintf("replica %d's mean service time", i+1)}
+		parts[i] = fmt.Sprintf("s%d=%g", i+1, m)
+	}
+	name := "sed"
+	if len(meanMs) > 0 {
+		name = "sed(" + strings.Join(parts, ",") + ")" // as paramName writes parameters
+	}
+	rates := slices.Clone(meanMs)
+	return PolicySpec{Name: name, Kind: BuiltinPolicy, Params: params, New: func(env PolicyEnv) (Policy, error) {
+		if len(rates) != 0 && len(rates) != env.Replicas {
+			return nil, fieldErr("sed.mean_ms", len(rates), fmt.Sprintf("none, or one mean service time per replica (%d)", env.Replicas))
+		}
+		for i, m := range rates {
+			if err := checkUpTo(fmt.Sprintf("sed.mean_ms[%d]", i), m, MaxMs); err != nil {
+				return nil, err
+			}
+		}
+		return &shortestDelay{mean: rates}, nil
+	}}
+}
+
+type shortestDelay struct{ mean []float64 }
+
+func (p *shortestDelay) Pick(v *View) (int, error) {
+	best, bestCost := 0, math.Inf(1)
+	for _, r := range v.Eligible {
+		c := float64(r.Outstanding + 1)
+		if p.mean != nil {
+			c = mul(c, p.mean[r.ID-1])
+		}
+		if c < bestCost {
+			best, bestCost = r.ID, c
+		}
+	}
+	return best, nil
+}
+
+func (p *shortestDelay) Observe(int, float64) {}
+
 // LeastKV picks the eligible replica with the lowest KV-cache utilisation,
 // then the fewest outstanding requests, then the lowest id: a reference
 // router for the serving model's KV signal (in the specification's model
@@ -453,6 +528,8 @@ func builtinPolicies() []policyDef {
 		{"adaptive", "UCB-inspired score, c = 0.35", func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
 		{"random", "uniform over eligible replicas", Random},
 		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
+		{"jiq", "an idle replica if any, else uniform (join-idle-queue)", JoinIdleQueue},
+		{"sed", "shortest expected delay with known (here equal) service times", func() PolicySpec { return ShortestExpectedDelay() }},
 		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},
 	}
 }

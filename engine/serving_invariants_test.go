@@ -28,7 +28,7 @@ func richServing(rate float64) Scenario {
 }
 
 func richExperiment() Experiment {
-	return Experiment{Scenario: richServing(9), Policies: []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV(), RoundRobin()},
+	return Experiment{Scenario: richServing(9), Policies: []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV(), JoinIdleQueue()},
 		Seeds: DefaultSeeds(3), Protocol: Protocol{Warmup: 10000, Measure: 60000, SLO: 1e5}}
 }
 

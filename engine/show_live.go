@@ -185,4 +185,11 @@ func (a *adaptive) String() string {
 }
 func (p *random) String() string     { return "random policy on its own stream" }
 func (p *powerOfTwo) String() string { return "p2c policy on its own stream" }
-func (leastKV) String() string       { return "least-kv policy" }
+func (p *joinIdle) String() string   { return "jiq policy on its own stream" }
+func (p *shortestDelay) String() string {
+	if p.mean == nil {
+		return "sed policy, equal service times"
+	}
+	return fmt.Sprintf("sed policy over %d replicas of known service times", len(p.mean))
+}
+func (leastKV) String() string { return "least-kv policy" }
