@@ -143,6 +143,9 @@ type PolicyEnv struct {
 	// Now is the simulated time in ms, when the simulator gives it (a
 	// policy that changes over time reads it; see Switching).
 	Now func() float64
+	// WorkLeft is replica id's true remaining work in ms, for oracles only
+	// (LeastWorkLeft): no router knows it.
+	WorkLeft func(id int) float64
 }
 
 // PolicySpec names a policy and makes a fresh instance for every run, so runs
@@ -578,6 +581,20 @@ func builtinPolicies() []policyDef {
 		{"jiq", "an idle replica if any, else uniform (join-idle-queue)", JoinIdleQueue},
 		{"sed", "shortest expected delay with known (here equal) service times", func() PolicySpec { return ShortestExpectedDelay() }},
 		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},
+		{"llm-d", "llm-d's default profile: 2·queue + 2·KV + 3·prefix scores, ties at random", LLMD},
+		{"llm-d-affinity", "llm-d's prefix-affinity filter (≥ 0.8 match) before 2·queue + 2·KV", LLMDAffinity},
+		{"llm-d-shed", "llm-d's default profile with its probabilistic admitter for sheddable requests", LLMDShed},
+		{"vllm-dp", "vLLM's data-parallel balancer: lowest 4·waiting + running", VLLMDataParallel},
+		{"vllm-prefix", "vLLM production stack: random among the longest prefix matches", VLLMPrefixAware},
+		{"sglang", "SGLang cache-aware: best match unless load is imbalanced, else smallest tree", SGLang},
+		{"dynamo", "Dynamo KV router: lowest prefill blocks + decode blocks", func() PolicySpec { return DynamoKV(1) }},
+		{"ray-p2c", "Ray Serve: power of two under max_ongoing_requests (5)", func() PolicySpec { return RayPowerOfTwo(RayServeDefaultMaxOngoing) }},
+		{"ray-prefix", "Ray Serve prefix affinity: best match when balanced, else power of two", RayPrefixAffinity},
+		{"aibrix", "AIBrix prefix-cache: best match within mean + 2σ running, else fewest running", AIBrix},
+		{"prequal", "Prequal: lowest latency among cold replicas (in flight ≤ 0.84 quantile)", Prequal},
+		{"c3", "C3: lowest R̄ + q̂³·T̄ with concurrency compensation", C3},
+		{"peak-ewma", "power of two by peak-EWMA latency × (outstanding + 1)", PeakEWMA},
+		{"lwl", "least work left — an oracle that knows true service times", LeastWorkLeft},
 	}
 }
 

@@ -29,6 +29,7 @@ type Simulator struct {
 	applied      []Event // replica events applied so far
 	liveEvents   []Event // events given to Apply, with the times they took effect
 	penv         PolicyEnv
+	oracle       workSum // LeastWorkLeft's tally
 	seed         uint64
 	proto        *Protocol      // the measurement protocol, when there is one
 	switches     []PolicySwitch // policies given to Use
@@ -148,7 +149,8 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	}
 	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
 	s.seed, s.proto = opt.Seed, opt.Measure
-	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now}
+	s.oracle.visit = s.oracle.add
+	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now, WorkLeft: s.workLeft}
 	p, err := policy.New(s.penv)
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)

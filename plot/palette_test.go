@@ -18,6 +18,10 @@ func TestBuiltInPolicyColors(t *testing.T) {
 		"round-robin": "#3b7ddd", "least-queue": "#2f9e44", "latency-aware": "#9061d6",
 		"adaptive": AccentColor, "random": "#868e96", "p2c": "#0c9a9a", "weighted-rr": "#ae3ec9",
 		"jiq": "#587040", "sed": "#a080b8", "least-kv": "#78a000",
+		"llm-d": "#0068f0", "llm-d-affinity": "#008860", "llm-d-shed": "#586890", "vllm-dp": "#d87848",
+		"vllm-prefix": "#e06868", "sglang": "#c80880", "dynamo": "#00a800", "ray-p2c": "#986010",
+		"ray-prefix": "#a09058", "aibrix": "#c078d0", "prequal": "#806070", "c3": "#709880",
+		"peak-ewma": "#507818", "lwl": "#706858",
 	}
 	for name, c := range want {
 		if got := p.Color(name); got != c {

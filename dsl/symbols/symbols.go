@@ -77,6 +77,7 @@ func bindLab(h dsl.Host) map[string]reflect.Value {
 		"Policy":   reflect.ValueOf(env.Policy),
 		"Picker":   reflect.ValueOf(env.Picker),
 		"Stateful": reflect.ValueOf(env.Stateful),
+		"Score":    reflect.ValueOf(env.Score),
 		"Live":     reflect.ValueOf(env.Live),
 	}
 }
