@@ -465,7 +465,9 @@ func quantile(xs []float64, q float64) float64 {
 func (p *prequal) Observe(int, float64) {}
 
 // ObserveCompletion updates the replica's latency estimate.
-func (p *prequal) ObserveCompletion(c Completion) { p.lat[c.Replica-1].update(DefaultAlpha, c.LatencyMs) }
+func (p *prequal) ObserveCompletion(c Completion) {
+	p.lat[c.Replica-1].update(DefaultAlpha, c.LatencyMs)
+}
 
 // C3Alpha is the weight of the newest value in C3's EWMAs.
 const C3Alpha = 0.9

@@ -383,7 +383,7 @@ func TestValuesSayWhatTheyAre(t *testing.T) {
 		`plot.WithSize(1200, 500)`:  WithSize(1200, 500),
 		`plot.WithSLO(50)`:          WithSLO(50),
 		`plot.Option{} (no effect)`: Option{},
-		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #9061d6, least-queue #2f9e44, mine #123456, p2c #0c9a9a, random #868e96, round-robin #3b7ddd, weighted-rr #ae3ec9; 8 further colours)`: WithPalette(pal),
+		`plot.WithPalette(palette: adaptive #e8590c, aibrix #c078d0, c3 #709880, dynamo #00a800, jiq #587040, latency-aware #9061d6, least-kv #78a000, least-queue #2f9e44, llm-d #0068f0, llm-d-affinity #008860, llm-d-shed #586890, lwl #706858, mine #123456, p2c #0c9a9a, peak-ewma #507818, prequal #806070, random #868e96, ray-p2c #986010, ray-prefix #a09058, round-robin #3b7ddd, sed #a080b8, sglang #c80880, vllm-dp #d87848, vllm-prefix #e06868, weighted-rr #ae3ec9; 8 further colours)`: WithPalette(pal),
 		`plot.WithRenderer(SVG renderer keeping up to 2 JavaScript runtimes)`: WithRenderer(NewSVGRenderer(2)),
 		`page "runs" with 0 figures`:                                          NewPage("runs"),
 		`figure spec "f": title "", theme "", 0×0 (0: the chart's own or 900×500); no palette; no SVG renderer (one-off runtimes)`: Spec{ID: "f"},
