@@ -155,6 +155,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.PolicySpec":  r.specs,
 		"lab.Replica":     {r.view.Replicas[0]},
 		"lab.RunResult":   {r.run},
+		"lab.Scorer":      {lab.QueueScore(2), lab.KVScore(0.5)},
 		"lab.Scenario":    {r.scn, lab.NewScenario("wide").Speeds(r.wideSpeeds...)},
 		"lab.StudyResult": {r.study},
 		"lab.SweepResult": {r.sweep},
@@ -238,6 +239,9 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.ServingSLO":         {engine.DefaultServing().SLO},
 		"engine.ServingSummary":     {*r.servingRun.Serving},
 		"engine.ServingWorkload":    {r.servingCmp.Scenario.Serving.Workload},
+		"engine.Scorer":             {engine.QueueScorer(2), lab.Score("mine", 1, func(*lab.View, lab.Replica) float64 { return 1 })},
+		"engine.ScoreFunc":          {r.scoreFunc},
+		"engine.ScoringProfile":     {engine.ScoringProfile{Name: "llm-d", Scorers: []engine.Scorer{engine.QueueScorer(2), engine.KVScorer(2)}, Affinity: 0.8, Explore: 0.01, Shed: true}},
 		"engine.SignalConfig":       {engine.SignalConfig{RefreshMs: 200, PrefixIndex: engine.PreciseIndex, Probes: 2, ProbeDelayMs: 1}},
 
 		// plot.Chart's implementations are go-echarts' chart types, outside
@@ -302,6 +306,7 @@ type realValues struct {
 	servingCmp *engine.Comparison
 	completion engine.Completion
 	switching  engine.Policy
+	scoreFunc  engine.ScoreFunc
 }
 
 func newRealValues(t *testing.T) *realValues {
@@ -496,6 +501,9 @@ func (r *realValues) servingValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.switching = sw
+	if r.scoreFunc, err = engine.QueueScorer(1).New(engine.PolicyEnv{}); err != nil {
+		t.Fatal(err)
+	}
 	r.completion = engine.Completion{Replica: 2, ServiceMs: 830, LatencyMs: 912.5, TTFTMs: 95, ITLMs: 18.5, ITLP99Ms: 31, OutputTokens: 44, CachedTokens: 512,
 		Request: engine.RequestInfo{Seq: 17, ArrivalMs: 1203.5, PromptTokens: 1100, PrefixGroup: 3, PrefixTokens: 512, Session: 4, SessionTokens: 240, Priority: engine.Sheddable}}
 }
