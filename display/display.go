@@ -167,6 +167,15 @@ type Sink interface {
 	Clear(wait bool)
 }
 
+// Headless is implemented by sinks that can say whether anybody watches
+// their displays change. A notebook front end renders every update as it
+// comes; a headless run (routelab run, nbconvert, a script) keeps only what
+// each display shows last, so a live view there runs to its end at once. A
+// sink without the method counts as watched.
+type Headless interface {
+	Headless() bool
+}
+
 // Completion is the answer to a completion request: Matches replace
 // code[Start:End] (byte offsets).
 type Completion struct {

@@ -23,7 +23,8 @@
 // helpers yaegi lacks, as interpreted Go over a small compiled package),
 // memory.go (the default allocation bound), complete.go with exprtype.go,
 // vtype.go and celltype.go (Complete and Inspect, which work out types
-// without running code), iscomplete.go, script.go (RunScript) and
+// without running code), iscomplete.go, script.go (RunScript), variables.go
+// (Variables: what a script declared, read back by its host) and
 // docindex.go (the generator behind cmd/dsldoc). docs/dsl.md lists what Go
 // works in cells, what is rewritten and what is refused, with the exact
 // messages; gaps_test.go shows that every rewrite pass still closes a gap.

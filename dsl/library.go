@@ -56,6 +56,18 @@ type Host interface {
 	// DisplayWithID shows v under id; with update set it replaces the
 	// display shown earlier under the same id.
 	DisplayWithID(v any, id string, update bool)
+	// Headless reports whether nobody watches the running cell's displays
+	// change: its sink says so (display.Headless), as the sinks of
+	// `routelab run`, of nbconvert's requests and of scripts do. Outside a
+	// cell it is false.
+	Headless() bool
+	// Background returns the context of work that outlives the cell that
+	// starts it (a live view updating between cells) and a function to call
+	// once that work has ended. The context ends when the session is
+	// interrupted — whether or not a cell runs — or closed; an interrupt
+	// lets such work end before it stops the interpreter, so the work's
+	// calls back into cells never meet a stopped one.
+	Background() (ctx context.Context, done func())
 	// Callback runs call, which calls back into cell code (a scripted
 	// policy's decision), serialised with the session's other callbacks.
 	// While it runs, math/rand's and math/rand/v2's top-level functions in

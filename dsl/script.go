@@ -72,6 +72,9 @@ func (w *writerSink) Stream(name, text string) {
 	io.WriteString(w.stdout, text)
 }
 
+// Headless: a script's output is text that nobody watches change.
+func (w *writerSink) Headless() bool { return true }
+
 func (w *writerSink) Display(b display.Bundle, _ string, _ bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -83,6 +83,13 @@ type Session struct {
 	positionHook atomic.Pointer[func(line, col int)]
 	background   atomic.Pointer[display.Sink]
 
+	// work is the background work libraries run (Host.Background): its
+	// context, ended by the next interrupt, and how many are running.
+	work      sync.Mutex
+	workCtx   context.Context
+	workEnd   context.CancelFunc
+	workCount atomic.Int64
+
 	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
 
@@ -289,10 +296,17 @@ func (s *Session) evalSource(src string) (err error) {
 	return err
 }
 
-// Close releases the session's pipes and cancels its context. Goroutines
-// that cells left running stop writing output.
+// closeGrace bounds how long Close waits for background work to end.
+const closeGrace = time.Second
+
+// Close releases the session's pipes and cancels its context, which ends
+// its background work (waiting up to closeGrace for it). Goroutines that
+// cells left running stop writing output.
 func (s *Session) Close() error {
 	s.stop()
+	for deadline := time.Now().Add(closeGrace); s.workCount.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	s.out.close()
 	if s.devnull != nil {
 		s.devnull.Close()
@@ -358,10 +372,12 @@ func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
 	return result, nil
 }
 
-// Interrupt stops the running cell, if any: it cancels the cell's run
-// context at once (library calls watching Host.Context return) and stops
-// the interpreter if the cell has not returned after the grace period.
+// Interrupt ends the session's background work (Host.Background) and
+// stops the running cell, if any: it cancels the cell's run context at once
+// (library calls watching Host.Context return) and stops the interpreter if
+// the cell has not returned after the grace period.
 func (s *Session) Interrupt() {
+	s.endWork()
 	s.mu.Lock()
 	r := s.cur
 	s.mu.Unlock()
@@ -371,10 +387,10 @@ func (s *Session) Interrupt() {
 }
 
 // interruptRun cancels the run context, then stops the interpreter as soon
-// as no session-bound library call is in progress (at once for interpreted
-// loops), or after the grace period if one does not return: stopping the
-// interpreter under compiled code that still calls back into the cell would
-// feed that code zero values.
+// as no session-bound library call or background work is in progress (at
+// once for interpreted loops), or after the grace period if one does not
+// return: stopping the interpreter under compiled code that still calls
+// back into the cell would feed that code zero values.
 func (s *Session) interruptRun(r *cellRun) {
 	r.once.Do(func() {
 		r.interrupted.Store(true)
@@ -481,8 +497,51 @@ func (h host) Display(v any) { h.s.displayBundle(display.Of(v), "", false) }
 
 func (h host) Callback(src RandSource, call func()) { h.s.callback(src, call) }
 
+func (h host) Headless() bool {
+	r := h.s.current()
+	if r == nil {
+		return false
+	}
+	hl, ok := r.sink.(display.Headless)
+	return ok && hl.Headless()
+}
+
+func (h host) Background() (context.Context, func()) { return h.s.startWork() }
+
 func (h host) DisplayWithID(v any, id string, update bool) {
 	h.s.displayBundle(display.Of(v), id, update)
+}
+
+// startWork starts a piece of background work: it counts as a bound call
+// in progress (see interruptRun) until done is called, and its context ends
+// at the next interrupt or when the session closes.
+func (s *Session) startWork() (context.Context, func()) {
+	s.work.Lock()
+	if s.workCtx == nil {
+		s.workCtx, s.workEnd = context.WithCancel(s.base)
+	}
+	ctx := s.workCtx
+	s.work.Unlock()
+	s.bound.Add(1)
+	s.workCount.Add(1)
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			s.workCount.Add(-1)
+			s.bound.Add(-1)
+		})
+	}
+}
+
+// endWork ends the background work running now; later work gets a fresh
+// context.
+func (s *Session) endWork() {
+	s.work.Lock()
+	defer s.work.Unlock()
+	if s.workEnd != nil {
+		s.workEnd()
+	}
+	s.workCtx, s.workEnd = nil, nil
 }
 
 // SetPositionHook makes the session call hook with the line and column of

@@ -37,7 +37,7 @@ func benchProtocol(b *testing.B, scn Scenario, pol PolicySpec, proto Protocol) {
 }
 
 func BenchmarkSimulate(b *testing.B) {
-	for _, p := range append(SpecificationPolicies(), Random(), PowerOfTwo()) {
+	for _, p := range allPolicies() {
 		b.Run(p.Name, func(b *testing.B) {
 			scn, _ := BuiltinScenario("straggler", 100, DefaultHeterogeneity)
 			scn.Events = nil

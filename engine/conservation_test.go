@@ -91,10 +91,10 @@ func fuzzScenario(data []byte) (Scenario, Protocol, uint64, int) {
 	s.Demand.CV = f(-0.5, 3)
 	kinds := []EventKind{EventSetRate, EventScaleRate, EventSlow, EventRestore, EventFail, EventRecover, "bogus"}
 	for i := 0; i < int(next()%6); i++ {
-		s.Events = append(s.Events, Event{At: f(-100, 6000), Kind: kinds[next()%7], Replica: int(next()%8) - 1, Value: f(-1, 8)})
+		s.Events = append(s.Events, Event{At: f(-100, 6000), Kind: kinds[next()%uint64(len(kinds))], Replica: int(next()%8) - 1, Value: f(-1, 8)})
 	}
 	p := Protocol{Warmup: float64(next()%4000) / 2, Measure: float64(next()%6000)/2 - 1, SLO: f(-5, 100)}
-	return s, p, next() % 5, int(next() % 6)
+	return s, p, next() % 5, int(next() % uint64(len(allPolicies())))
 }
 
 // FuzzRun: no configuration panics the engine; invalid ones are rejected

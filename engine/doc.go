@@ -13,7 +13,12 @@
 //     run, and each whole RunResult only when asked (Keep), so its memory
 //     need not grow with the length of its runs; jobs.go builds each run's
 //     spec when a worker takes it, and the writers (report.go, jsonout.go)
-//     format one run at a time.
+//     format one run at a time;
+//   - paired.go: confidence intervals of paired per-seed differences
+//     between policies (common random numbers), asked for beside the
+//     descriptive tables; metrics.go is the one list of metrics they, their
+//     records and the paired figure read; study_stats.go the study's
+//     standard errors and selection margin.
 //
 // docs/model.md is the reference for the model; docs/validation.md shows it
 // agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)

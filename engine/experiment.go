@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"math"
 )
 
 // Experiment compares policies on one scenario under the specification's
@@ -122,9 +123,9 @@ type Summary struct {
 	MedianThroughput  float64
 	MeanAttainment    float64
 
-	// Serving aggregates the serving model's figures; nil in the
-	// specification's model.
-	Serving *ServingAggregate
+	// metrics holds what the summary reports of each metric, in the order
+	// of Metrics(): the one list the named fields above are read from.
+	metrics []metricSummary
 }
 
 // Compare runs the experiment.
@@ -220,45 +221,92 @@ func Summarise(runs []*RunResult) Summary {
 	return summarise(records)
 }
 
-// summarise aggregates run records across seeds.
-func summarise(runs []RunSummary) Summary {
-	pick := func(f func(*RunSummary) float64) []float64 {
-		out := make([]float64, len(runs))
-		for i := range runs {
-			out[i] = f(&runs[i])
-		}
-		return out
-	}
-	med := func(f func(*RunSummary) float64) float64 { return Median(pick(f)) }
+// summarise aggregates run records across seeds: for each metric what its
+// SummaryKind asks, then the named fields from those.
+func summarise(runs []RunSummary) Summary { return summariseWith(runs, Metrics()) }
+
+func summariseWith(runs []RunSummary, metrics []Metric) Summary {
 	s := Summary{Runs: len(runs)}
 	for _, r := range runs {
 		if r.Latency.Count > 0 {
 			s.LatencyRuns++
 		}
 	}
-	s.MedianCohort = med(func(r *RunSummary) float64 { return float64(r.Cohort) })
-	s.MedianCompleted = med(func(r *RunSummary) float64 { return float64(r.Completed) })
-	s.MedianShed = med(func(r *RunSummary) float64 { return float64(r.Shed) })
-	s.MedianUnfinished = med(func(r *RunSummary) float64 { return float64(r.Unfinished) })
-	s.MedianOnTime = med(func(r *RunSummary) float64 { return float64(r.OnTime) })
-	s.MedianMean = med(func(r *RunSummary) float64 { return r.Latency.Mean })
-	s.MedianP50 = med(func(r *RunSummary) float64 { return r.Latency.P50 })
-	s.MedianP90 = med(func(r *RunSummary) float64 { return r.Latency.P90 })
-	s.MedianP95 = med(func(r *RunSummary) float64 { return r.Latency.P95 })
-	p99 := pick(func(r *RunSummary) float64 { return r.Latency.P99 })
-	s.MedianP99 = Median(p99)
-	s.P99Min, s.P99Max = MinMax(p99)
-	s.MedianSLOMissRate = med(func(r *RunSummary) float64 { return r.SLOMissRate })
-	s.MedianShedRate = med(func(r *RunSummary) float64 { return r.ShedRate })
-	s.MedianAttainment = med(func(r *RunSummary) float64 { return r.Attainment })
-	s.MedianGoodput = med(func(r *RunSummary) float64 { return r.GoodputRPS })
-	s.MedianThroughput = med(func(r *RunSummary) float64 { return r.ThroughputRPS })
-	s.MeanAttainment = Mean(pick(func(r *RunSummary) float64 { return r.Attainment }))
-	if len(runs) > 0 && runs[0].Serving != nil {
-		s.Serving = aggregateServing(runs)
+	for _, m := range metrics {
+		if m.Summary == 0 {
+			continue
+		}
+		xs := make([]float64, len(runs))
+		had := false
+		for i := range runs {
+			xs[i] = math.NaN()
+			if m.Has(&runs[i]) {
+				xs[i], had = m.Of(&runs[i]), true
+			}
+		}
+		if !had && m.has != nil {
+			continue
+		}
+		st := metricSummary{key: m.Key, median: Median(xs), min: math.NaN(), max: math.NaN(), mean: math.NaN()}
+		if m.Summary&SummaryRange != 0 {
+			st.min, st.max = MinMax(xs)
+		}
+		if m.Summary&SummaryMean != 0 {
+			st.mean = Mean(xs)
+		}
+		s.metrics = append(s.metrics, st)
 	}
+	s.MedianCohort, s.MedianCompleted = s.MedianOf("cohort_arrivals"), s.MedianOf("completed")
+	s.MedianShed, s.MedianUnfinished, s.MedianOnTime = s.MedianOf("shed"), s.MedianOf("unfinished"), s.MedianOf("on_time")
+	s.MedianMean, s.MedianP50, s.MedianP90 = s.MedianOf("mean_ms"), s.MedianOf("p50_ms"), s.MedianOf("p90_ms")
+	s.MedianP95, s.MedianP99 = s.MedianOf("p95_ms"), s.MedianOf("p99_ms")
+	s.P99Min, s.P99Max = s.RangeOf("p99_ms")
+	s.MedianSLOMissRate, s.MedianShedRate = s.MedianOf("slo_miss_rate"), s.MedianOf("shed_rate")
+	s.MedianAttainment, s.MeanAttainment = s.MedianOf("attainment"), s.MeanOf("attainment")
+	s.MedianGoodput, s.MedianThroughput = s.MedianOf("goodput_rps"), s.MedianOf("throughput_rps")
 	return s
 }
+
+// metricSummary is what a summary keeps of one metric across seeds (NaN
+// for what its SummaryKind does not ask).
+type metricSummary struct {
+	key                    string
+	median, min, max, mean float64
+}
+
+// reports tells whether the summary has figures of the metric.
+func (s Summary) reports(key string) bool {
+	for _, m := range s.metrics {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (s Summary) of(key string) metricSummary {
+	for _, m := range s.metrics {
+		if m.key == key {
+			return m
+		}
+	}
+	return metricSummary{key: key, median: math.NaN(), min: math.NaN(), max: math.NaN(), mean: math.NaN()}
+}
+
+// MedianOf is the median across seeds of the metric a record names key
+// (engine.Metrics); NaN for a metric the summary does not report.
+func (s Summary) MedianOf(key string) float64 { return s.of(key).median }
+
+// RangeOf is the observed min and max across seeds of a metric whose
+// summary reports its range (p99_ms).
+func (s Summary) RangeOf(key string) (lo, hi float64) {
+	m := s.of(key)
+	return m.min, m.max
+}
+
+// MeanOf is the mean across seeds of a metric whose summary reports its
+// mean (attainment).
+func (s Summary) MeanOf(key string) float64 { return s.of(key).mean }
 
 // Policy returns the named policy's result, or nil.
 func (c *Comparison) Policy(name string) *PolicyResult {

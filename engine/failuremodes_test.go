@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/routelab/routelab/engine"
@@ -88,10 +89,18 @@ func TestStragglerRoundRobin(t *testing.T) {
 	t.Parallel()
 	for _, rate := range []float64{100, 175} {
 		fill := engine.DefaultQueueCap / (rate/3 - slowCapacity) * 1000 // ms to fill at the fluid rate
-		var ends []float64
+		var ends, shares, capAts []float64
+		var capSeeds, stretches []string
 		reached := 0
 		for seed := uint64(1); seed <= failSeeds; seed++ {
 			r := runStraggler(t, rate, engine.RoundRobin(), seed)
+			shares = append(shares, r.share())
+			if len(stretches) < 2 {
+				stretches = append(stretches, fmt.Sprintf("%d/%d", r.firstRunTo1, r.firstRun))
+			}
+			if !math.IsNaN(r.capAt) {
+				capSeeds, capAts = append(capSeeds, fmt.Sprint(seed)), append(capAts, r.capAt/1000)
+			}
 			t.Logf("%g req/s seed %2d: share of replica 1 in the slowdown %.3f (%d/%d); first all-eligible stretch %d/%d; waiting max %d, at 10 s %d, cap reached at %s",
 				rate, seed, r.share(), r.to1, r.assigned, r.firstRunTo1, r.firstRun, r.maxWaiting, r.endWaiting, msOrNever(r.capAt))
 			if d := float64(r.firstRunTo1) - float64(r.firstRun)/3; math.Abs(d) > 1 {
@@ -109,6 +118,11 @@ func TestStragglerRoundRobin(t *testing.T) {
 		mean := estimateOf(ends)
 		t.Logf("%g req/s: replica 1's queue at 10 s %v (fluid (λ/3 − μ_slow)·5 s, capped: %.1f); cap reached in %d of %d seeds (fluid fill time %.0f ms of the 5000 ms slowdown)",
 			rate, mean, fluid, reached, failSeeds, fill)
+		at := fmt.Sprintf("r%g", rate)
+		figure("straggler.rr-share-"+at, "%s", rangeOf3(shares))
+		figure("straggler.stretch-"+at, "%s", strings.Join(stretches, ", "))
+		figure("straggler.queue-"+at, "%.1f ± %.2g; %.1f", mean.mean, mean.se, fluid)
+		figure("straggler.cap-"+at, "%s", capText(reached, capSeeds, capAts, fill))
 		if mean.mean < fluid/2 {
 			t.Errorf("%g req/s: replica 1's queue averaged %.1f at the end of the slowdown, under half the fluid %.1f: Round Robin did not feed the straggler", rate, mean.mean, fluid)
 		}
@@ -116,6 +130,44 @@ func TestStragglerRoundRobin(t *testing.T) {
 			t.Errorf("%g req/s: the queue fills in %.0f ms at the fluid rate, yet reached the cap in only %d of %d seeds", rate, fill, reached, failSeeds)
 		}
 	}
+}
+
+// capText says in how many seeds replica 1's queue reached the cap, in
+// which and when (s), and when the fluid model fills it if within the
+// slowdown.
+func capText(reached int, seeds []string, ats []float64, fill float64) string {
+	out := fmt.Sprintf("%d of %d seeds", reached, failSeeds)
+	switch {
+	case reached == failSeeds:
+		lo, hi := engine.MinMax(ats)
+		out += fmt.Sprintf(", at %.2f–%.2f s", lo, hi)
+	case reached > 0:
+		times := make([]string, len(ats))
+		for i, a := range ats {
+			times[i] = fmt.Sprintf("%.1f", a)
+		}
+		out += fmt.Sprintf(" (seeds %s, at %s s)", strings.Join(seeds, ", "), strings.Join(times, ", "))
+	}
+	if fill < slowTo-slowFrom {
+		out += fmt.Sprintf(" (fluid %.2g s)", (slowFrom+fill)/1000)
+	}
+	return out
+}
+
+// rangeOf3 is the min–max of xs to three decimals, or one figure when they
+// agree.
+func rangeOf3(xs []float64) string {
+	lo, hi := engine.MinMax(xs)
+	if fmt.Sprintf("%.3f", lo) == fmt.Sprintf("%.3f", hi) {
+		return fmt.Sprintf("%.3f", lo)
+	}
+	return fmt.Sprintf("%.3f–%.3f", lo, hi)
+}
+
+// rangeOf1 is the min–max of xs to one decimal.
+func rangeOf1(xs []float64) string {
+	lo, hi := engine.MinMax(xs)
+	return fmt.Sprintf("%.1f–%.1f", lo, hi)
 }
 
 func msOrNever(ms float64) string {
@@ -127,25 +179,38 @@ func msOrNever(ms float64) string {
 
 // Latency Aware and Adaptive shift load away from the straggler: at the
 // specification's 100 req/s they send it a much smaller share of the
-// slowdown's traffic than Round Robin, and less than it can serve.
+// slowdown's traffic than Round Robin, and less than it can serve. At
+// 175 req/s the others cannot take it all; their shares are measured.
 func TestStragglerShares(t *testing.T) {
 	t.Parallel()
-	const rate = 100
 	adaptive := []engine.PolicySpec{engine.LatencyAware(engine.DefaultAlpha), engine.Adaptive(engine.DefaultAdaptiveParams())}
-	for seed := uint64(1); seed <= failSeeds; seed++ {
-		rr := runStraggler(t, rate, engine.RoundRobin(), seed)
-		line := fmt.Sprintf("seed %2d: round-robin %.3f (queue max %d)", seed, rr.share(), rr.maxWaiting)
-		for _, p := range adaptive {
-			r := runStraggler(t, rate, p, seed)
-			line += fmt.Sprintf(", %s %.3f (queue max %d)", p.Name, r.share(), r.maxWaiting)
-			if r.share() > rr.share()/2 {
-				t.Errorf("seed %d: %s sent the straggler %.3f of the slowdown's traffic, not much less than Round Robin's %.3f", seed, p.Name, r.share(), rr.share())
+	for _, rate := range []float64{100, 175} {
+		shares := map[string][]float64{}
+		queues := map[string][]float64{}
+		for seed := uint64(1); seed <= failSeeds; seed++ {
+			rr := runStraggler(t, rate, engine.RoundRobin(), seed)
+			line := fmt.Sprintf("%g req/s seed %2d: round-robin %.3f (queue max %d)", rate, seed, rr.share(), rr.maxWaiting)
+			for _, p := range adaptive {
+				r := runStraggler(t, rate, p, seed)
+				shares[p.Name] = append(shares[p.Name], r.share())
+				queues[p.Name] = append(queues[p.Name], float64(r.maxWaiting))
+				line += fmt.Sprintf(", %s %.3f (queue max %d)", p.Name, r.share(), r.maxWaiting)
+				if rate > 100 {
+					continue
+				}
+				if r.share() > rr.share()/2 {
+					t.Errorf("seed %d: %s sent the straggler %.3f of the slowdown's traffic, not much less than Round Robin's %.3f", seed, p.Name, r.share(), rr.share())
+				}
+				if r.share() >= slowCapacity/rate {
+					t.Errorf("seed %d: %s sent the straggler %.3f of the traffic, at least its capacity share %.2f", seed, p.Name, r.share(), slowCapacity/rate)
+				}
 			}
-			if r.share() >= slowCapacity/rate {
-				t.Errorf("seed %d: %s sent the straggler %.3f of the traffic, at least its capacity share %.2f", seed, p.Name, r.share(), slowCapacity/rate)
-			}
+			t.Log(line + fmt.Sprintf("; the straggler's capacity share is %.2f", slowCapacity/rate))
 		}
-		t.Log(line + fmt.Sprintf("; the straggler's capacity share is %.2f", slowCapacity/rate))
+		for _, p := range adaptive {
+			lo, hi := engine.MinMax(queues[p.Name])
+			figure(fmt.Sprintf("straggler.%s-r%g", p.Name, rate), "%s / %g–%g", rangeOf3(shares[p.Name]), lo, hi)
+		}
 	}
 }
 
@@ -189,14 +254,27 @@ func TestGreedyMissesRecovery(t *testing.T) {
 		scn.Rate = rate
 		scn.Events = []engine.Event{{At: onset, Kind: engine.EventSlow, Replica: 1, Value: 5}, {At: recovery, Kind: engine.EventRestore, Replica: 1}}
 		var missed []uint64
+		var missedText []string
 		for seed := uint64(1); seed <= failSeeds; seed++ {
 			g, gTo1, gAll := recoveryShare(t, scn, greedy, seed, recovery, proto)
 			e, eTo1, eAll := recoveryShare(t, scn, explore, seed, recovery, proto)
 			t.Logf("%g req/s seed %2d: replica 1's share after recovery: c=0 %.3f (%d/%d), c=0.35 %.3f (%d/%d)", rate, seed, g, gTo1, gAll, e, eTo1, eAll)
+			gText := fmt.Sprintf("%.3f", g)
+			if g < 0.05 {
+				gText += fmt.Sprintf(" (%d/%d)", gTo1, gAll)
+			}
 			if g < starved && e >= used {
 				missed = append(missed, seed)
+				missedText = append(missedText, fmt.Sprint(seed))
+				gText = "**" + gText + "**"
 			}
+			figure(fmt.Sprintf("greedy.r%g-c0.s%d", rate, seed), "%s", gText)
+			figure(fmt.Sprintf("greedy.r%g-c035.s%d", rate, seed), "%.3f", e)
 		}
+		if len(missedText) == 0 {
+			missedText = []string{"none"}
+		}
+		figure(fmt.Sprintf("greedy.missed-r%g", rate), "%s", strings.Join(missedText, ", "))
 		t.Logf("%g req/s: greedy sent the recovered replica under %.0f %% while c = 0.35 sent it at least %.0f %% in seeds %v", rate, 100*starved, 100*used, missed)
 		if rate == 30 && len(missed) == 0 {
 			t.Errorf("%g req/s: no seed where greedy Adaptive starved the recovered replica while c = 0.35 used it", rate)
@@ -303,6 +381,7 @@ func TestStaleEstimateEWMALaw(t *testing.T) {
 	weight := func(k int) float64 { return (tr.slowed[k-1].est - s0) / (sNew - s0) }
 	t.Logf("weight of the new level in ŝ after 1, 7, 19 slowed observations: %.3f, %.3f, %.3f (1 − 0.85^k: %.3f, %.3f, %.3f)",
 		weight(1), weight(7), weight(19), 1-math.Pow(0.85, 1), 1-math.Pow(0.85, 7), 1-math.Pow(0.85, 19))
+	figure("stale.weights", "%.3f, %.3f, %.3f", weight(1), weight(7), weight(19))
 }
 
 // The share of replica 1 after the onset is taken over windows of curveMs,
@@ -384,6 +463,9 @@ func TestStaleEstimates(t *testing.T) {
 	for _, pol := range []engine.PolicySpec{engine.LatencyAware(engine.DefaultAlpha), engine.Adaptive(engine.DefaultAdaptiveParams())} {
 		var curve shareCurve
 		var traces []onsetTrace
+		var pre, blinds []float64
+		byK := map[int][]float64{}
+		estK := map[int][]float64{}
 		for seed := uint64(1); seed <= failSeeds; seed++ {
 			tr := followOnset(t, scn, pol, seed, slowFrom, slowTo)
 			if len(tr.slowed) == 0 {
@@ -393,6 +475,15 @@ func TestStaleEstimates(t *testing.T) {
 			curve.add(tr.decs)
 			t.Logf("%s seed %2d: share before %.2f, ŝ %.1f ms; %s", pol.Name, seed, tr.preShare, tr.est0, describeOnset(tr))
 			blind, _ := assignedBefore(tr, tr.slowed[0].at-slowFrom)
+			pre, blinds = append(pre, tr.preShare), append(blinds, float64(blind))
+			if len(tr.slowed) < 7 {
+				t.Fatalf("%s seed %d: only %d slowed completions in the slowdown", pol.Name, seed, len(tr.slowed))
+			}
+			for _, k := range []int{1, 3, 5, 7} {
+				c := tr.slowed[k-1]
+				a, _ := assignedBefore(tr, c.at-slowFrom+grid/2)
+				byK[k], estK[k] = append(byK[k], float64(a)), append(estK[k], c.est)
+			}
 			if total, _ := assignedBefore(tr, slowTo-slowFrom); total == blind {
 				t.Errorf("%s seed %d: no assignment to replica 1 after its first slowed completion; one observation moves ŝ by only α of the gap", pol.Name, seed)
 			}
@@ -417,6 +508,19 @@ func TestStaleEstimates(t *testing.T) {
 		}
 		t.Logf("%s: before %g ms, replica 1 took a median of %g assignments and completed %g slowed requests (range %v, %v)",
 			pol.Name, drop, engine.Median(to1s), engine.Median(slows), rangeOf(to1s), rangeOf(slows))
+		name := "stale." + pol.Name
+		figure(name+".pre", "%s", rangeOf3(pre))
+		figure(name+".blind", "%g (%s)", engine.Median(blinds), rangeOf(blinds))
+		var assigned, estimates []string
+		for _, k := range []int{1, 3, 5, 7} {
+			assigned, estimates = append(assigned, rangeOf(byK[k])), append(estimates, rangeOf1(estK[k]))
+		}
+		figure(name+".by-k", "%s", strings.Join(assigned, " / "))
+		figure(name+".est-k", "%s", strings.Join(estimates, " / "))
+		figure(name+".windows", "%s", strings.TrimSpace(line))
+		figure(name+".steady", "%.3f", curve.steady())
+		figure(name+".drop", "%g ms", drop)
+		figure(name+".before-drop", "%g (%s) / %g (%s)", engine.Median(to1s), rangeOf(to1s), engine.Median(slows), rangeOf(slows))
 	}
 }
 
@@ -438,5 +542,8 @@ func describeOnset(tr onsetTrace) string {
 
 func rangeOf(xs []float64) string {
 	lo, hi := engine.MinMax(xs)
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
 	return fmt.Sprintf("%g–%g", lo, hi)
 }

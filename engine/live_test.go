@@ -20,7 +20,7 @@ func TestLiveSessionReplaysExactly(t *testing.T) {
 	}
 	rng := NewRand(2026, 9)
 	scenarios := ScenarioNames()
-	policies := []PolicySpec{RoundRobin(), LeastQueue(), LatencyAware(DefaultAlpha), Adaptive(DefaultAdaptiveParams()), Random(), PowerOfTwo()}
+	policies := allPolicies()
 	proto := DefaultProtocol()
 	differ := 0
 	for trial := 0; trial < trials; trial++ {

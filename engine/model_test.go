@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -9,23 +10,36 @@ import (
 // coefficient of variation between 0.3 and 0.6 (docs/model.md gives the
 // numbers).
 func TestDemandCalibration(t *testing.T) {
-	s := NewScenario("calibration")
-	w := newWorkload(&s, 1, nil)
-	var sum, sq float64
 	const n = 1000000
-	for i := 0; i < n; i++ {
-		d := w.pop().demand
-		sum += d
-		sq += d * d
+	mean, cv, err := DemandMoments(DefaultDemand(), 1, n)
+	if err != nil {
+		t.Fatal(err)
 	}
-	mean := sum / n
-	cv := math.Sqrt(sq/n-mean*mean) / mean
 	t.Logf("token demand: mean %.3f ms, CV %.3f over %d requests", mean, cv, n)
 	if math.Abs(mean-ReferenceDemand) > 0.5 {
 		t.Errorf("mean demand %.3f ms, want 11 ± 0.5", mean)
 	}
 	if cv < 0.3 || cv > 0.6 {
 		t.Errorf("demand CV %.3f, want 0.3–0.6", cv)
+	}
+}
+
+// DemandMoments agrees with the distributions it samples: a fixed demand
+// has no spread, an exponential one a CV of 1, and bad input is refused.
+func TestDemandMoments(t *testing.T) {
+	mean, cv, err := DemandMoments(DemandModel{Kind: FixedDemand, Mean: 7}, 3, 1000)
+	if err != nil || mean != 7 || cv != 0 {
+		t.Errorf("deterministic 7 ms: mean %v, CV %v, %v", mean, cv, err)
+	}
+	mean, cv, err = DemandMoments(DemandModel{Kind: ExponentialDemand, Mean: 10}, 3, 200000)
+	if err != nil || math.Abs(mean-10) > 0.1 || math.Abs(cv-1) > 0.02 {
+		t.Errorf("exponential 10 ms: mean %v, CV %v, %v", mean, cv, err)
+	}
+	if _, _, err := DemandMoments(DefaultDemand(), 1, 0); err == nil || !strings.Contains(err.Error(), "n: 0 is not allowed") {
+		t.Errorf("n = 0 gave %v", err)
+	}
+	if _, _, err := DemandMoments(DemandModel{Kind: "uniform"}, 1, 10); err == nil {
+		t.Error("an unknown demand kind was accepted")
 	}
 }
 

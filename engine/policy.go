@@ -378,6 +378,52 @@ func (a *adaptive) Observe(id int, s float64) {
 	a.t++
 }
 
+// WeightedRoundRobin is smooth weighted round robin (nginx's): each
+// eligible replica's weight is its estimated service rate 1/ŝ_i, ŝ an EWMA
+// with weight alpha of its observed service times (starting at 11 ms). At
+// each pick every eligible replica's credit grows by its weight, the
+// replica with the most credit wins (ties to the lowest id) and pays back
+// the eligible weights' total. Over any stretch with fixed weights each
+// replica gets its weight's share, interleaved rather than in runs; unlike
+// Latency Aware it ignores queue lengths.
+func WeightedRoundRobin(alpha float64) PolicySpec {
+	params := []PolicyParam{alphaParam(alpha)}
+	name := paramName("weighted-rr", params, []PolicyParam{alphaParam(DefaultAlpha)})
+	return PolicySpec{Name: name, Kind: BuiltinPolicy, Params: params, New: func(env PolicyEnv) (Policy, error) {
+		if err := checkAlpha(alpha); err != nil {
+			return nil, err
+		}
+		p := &weightedRR{alpha: alpha, est: make([]ewma, env.Replicas), credit: make([]float64, env.Replicas)}
+		for i := range p.est {
+			p.est[i].v = ReferenceDemand
+		}
+		return p, nil
+	}}
+}
+
+type weightedRR struct {
+	alpha  float64
+	est    []ewma
+	credit []float64
+}
+
+func (p *weightedRR) Pick(v *View) (int, error) {
+	best, total := -1, 0.0
+	for _, r := range v.Eligible {
+		i := r.ID - 1
+		w := 1 / p.est[i].v
+		p.credit[i] += w
+		total += w
+		if best < 0 || p.credit[i] > p.credit[best] {
+			best = i
+		}
+	}
+	p.credit[best] -= total
+	return best + 1, nil
+}
+
+func (p *weightedRR) Observe(id int, s float64) { p.est[id-1].update(p.alpha, s) }
+
 // Random picks an eligible replica uniformly, from the policy's own stream.
 func Random() PolicySpec {
 	return PolicySpec{Name: "random", Kind: BuiltinPolicy, New: func(env PolicyEnv) (Policy, error) { return &random{rng: env.Rand}, nil }}
@@ -528,6 +574,7 @@ func builtinPolicies() []policyDef {
 		{"adaptive", "UCB-inspired score, c = 0.35", func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
 		{"random", "uniform over eligible replicas", Random},
 		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
+		{"weighted-rr", "smooth weighted round robin, weights 1/EWMA service time", func() PolicySpec { return WeightedRoundRobin(DefaultAlpha) }},
 		{"jiq", "an idle replica if any, else uniform (join-idle-queue)", JoinIdleQueue},
 		{"sed", "shortest expected delay with known (here equal) service times", func() PolicySpec { return ShortestExpectedDelay() }},
 		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},

@@ -350,3 +350,62 @@ func TestLeastKV(t *testing.T) {
 		t.Errorf("picked %d, want 2 (equal KV, fewest outstanding)", id)
 	}
 }
+
+// Each registry name is its spec's name at default parameters: the name a
+// comparison shows is the name the CLI, study files and lab.Builtin take.
+func TestRegistryNamesAreSpecNames(t *testing.T) {
+	for _, name := range PolicyNames() {
+		spec, err := PolicyByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Name != name || spec.Kind != BuiltinPolicy || PolicyAbout(name) == "" {
+			t.Errorf("registry entry %q gives a spec named %q of kind %q, about %q", name, spec.Name, spec.Kind, PolicyAbout(name))
+		}
+	}
+}
+
+// Weighted round robin: with service estimates 2, 10 and 10 ms (weights
+// 5 : 1 : 1) it gives nginx's smooth sequence a a b a c a a, worked by hand
+// from the credits (ties to the lowest id at the third pick); with the
+// starting estimates it is plain round robin; a replica that is not
+// eligible neither gains nor pays credit; α is checked.
+func TestWeightedRoundRobin(t *testing.T) {
+	p := newPolicy(t, WeightedRoundRobin(1), 3)
+	all := view(healthy(0, 0), healthy(0, 0), healthy(0, 0))
+	var got []int
+	for range 6 {
+		got = append(got, pick(t, p, all))
+	}
+	if !slices.Equal(got, []int{1, 2, 3, 1, 2, 3}) {
+		t.Errorf("equal estimates picked %v, want plain round robin", got)
+	}
+	p = newPolicy(t, WeightedRoundRobin(1), 3)
+	p.Observe(1, 2)
+	p.Observe(2, 10)
+	p.Observe(3, 10)
+	got = got[:0]
+	for range 14 {
+		got = append(got, pick(t, p, all))
+	}
+	want := []int{1, 1, 2, 1, 3, 1, 1, 1, 1, 2, 1, 3, 1, 1}
+	if !slices.Equal(got, want) {
+		t.Errorf("weights 5:1:1 picked %v, want %v (twice nginx's a a b a c a a)", got, want)
+	}
+	p = newPolicy(t, WeightedRoundRobin(1), 3)
+	noTwo := view(healthy(0, 0), Replica{}, healthy(0, 0))
+	got = []int{pick(t, p, noTwo), pick(t, p, noTwo), pick(t, p, all), pick(t, p, all), pick(t, p, all)}
+	// By hand, weights all 1/11 (call them 1): 1 and 3 gain 1 each, 1 wins
+	// and pays 2; then 3 wins; with replica 2 back all three gain 1: the
+	// credits are 1, 1, 1, so 1 wins the tie and pays 3; then 2 (2 against
+	// -1 and 2, tie to the lower id), then 3.
+	if !slices.Equal(got, []int{1, 3, 1, 2, 3}) {
+		t.Errorf("replica 2 away, then back: %v, want [1 3 1 2 3]", got)
+	}
+	if _, err := WeightedRoundRobin(0).New(PolicyEnv{Replicas: 3}); err == nil || !strings.Contains(err.Error(), "0 is not allowed") {
+		t.Errorf("α = 0 gave %v", err)
+	}
+	if name := WeightedRoundRobin(0.5).Name; name != "weighted-rr(α=0.5)" {
+		t.Errorf("a tuned weighted round robin is named %q", name)
+	}
+}

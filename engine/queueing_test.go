@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/routelab/routelab/engine"
@@ -150,6 +151,27 @@ func checkMean(t *testing.T, what string, got estimate, want float64, exact bool
 
 func meanLatency(r *engine.RunResult) float64 { return r.Latency.Mean }
 
+// tableRow records one row's figures of docs/validation.md's queueing
+// table, as parts validation.ROW.textbook, .exact, .measured, .vs and .z.
+// The textbook figure ignores the grid; vsTextbook adds the measured
+// figure's distance from it to the .vs column.
+func tableRow(row string, got estimate, textbook, exact float64, unit string, vsTextbook bool) {
+	figure(row+".textbook", "%.5g%s", textbook, unit)
+	figure(row+".exact", "%.5g%s", exact, unit)
+	figure(row+".measured", "%.5g ± %.2g%s", got.mean, got.se, unit)
+	vs := fmt.Sprintf("%+.2f %%", 100*(got.mean-exact)/exact)
+	if vsTextbook {
+		vs += fmt.Sprintf(" (textbook %+.2f %%)", 100*(got.mean-textbook)/textbook)
+	}
+	figure(row+".vs", "%s", vs)
+	figure(row+".z", "%+.1f", (got.mean-exact)/got.se)
+}
+
+// rowName is a part name for a load: rho 0.5 → "r05".
+func rowName(prefix string, rho float64) string {
+	return fmt.Sprintf("%s-r%s", prefix, strings.ReplaceAll(fmt.Sprint(rho), ".", ""))
+}
+
 // latencyCase is one mean-latency check: its load and how many arrivals
 // each seed measures. The sojourn average converges slowly near saturation
 // (its relative variance grows like 1/(1−ρ)²), hence the larger runs at 0.8.
@@ -174,6 +196,8 @@ func TestMM1Textbook(t *testing.T) {
 			corrected := mg1Sojourn(lambda, es, es2) + grid/2
 			checkMean(t, "mean latency", got, textbook, false, fmt.Sprintf("1/(μ−λ); the grid adds %+.2f %%", 100*(corrected/textbook-1)))
 			checkMean(t, "mean latency", got, corrected, true, "P-K with the grid's E[S'], E[S'²], + Δ/2")
+			tableRow(rowName("mm1-long", c.rho), got, textbook, corrected, " ms", true)
+			figure(rowName("mm1-long", c.rho)+".grid-adds", "%+.2f %%", 100*(corrected/textbook-1))
 		})
 	}
 }
@@ -193,6 +217,9 @@ func TestMM1Grid(t *testing.T) {
 			want := mg1Sojourn(lambda, es, es2) + grid/2
 			checkMean(t, "mean latency", got, want, true,
 				fmt.Sprintf("P-K with E[S']=%.4g, E[S'²]=%.4g, + Δ/2; textbook 1/(μ−λ) would be %.4g", es, es2, 1/(1/mean-lambda)))
+			textbook := 1 / (1/mean - lambda)
+			tableRow(rowName("mm1-ms", c.rho), got, textbook, want, " ms", false)
+			figure(rowName("mm1-ms", c.rho)+".textbook-off", "%.0f %%", 100*math.Abs(textbook/want-1))
 		})
 	}
 }
@@ -210,6 +237,11 @@ func TestMD1(t *testing.T) {
 			got := runSeeds(t, scn, engine.Random(), protocolFor(scn.Rate, c.requests, 1000*d), nSeeds, meanLatency)
 			want := d + c.rho*d/(2*(1-c.rho)) + grid/2
 			checkMean(t, "mean latency", got, want, true, "D + ρD/(2(1−ρ)) + Δ/2")
+			unshifted := want - grid/2
+			tableRow(rowName("md1", c.rho), got, unshifted, want, " ms", false)
+			if c.rho == 0.5 {
+				figure(rowName("md1", c.rho)+".unshifted", "%.1f %% (%.0f SE)", 100*math.Abs(got.mean/unshifted-1), math.Abs(got.mean-unshifted)/got.se)
+			}
 		})
 	}
 }
@@ -235,6 +267,7 @@ func TestMG1LogNormal(t *testing.T) {
 			plain := mg1Sojourn(lambda, mean, mean*mean*(1+c.cv*c.cv))
 			checkMean(t, "mean latency", got, want, true,
 				fmt.Sprintf("P-K with E[S']=%.4g, E[S'²]=%.4g, + Δ/2; P-K with the unrounded m, m²(1+cv²) gives %.4g", es, es2, plain))
+			tableRow(rowName(fmt.Sprintf("mg1-cv%g", 10*c.cv), c.rho), got, plain, want, " ms", false)
 		})
 	}
 }
@@ -367,6 +400,11 @@ func TestMM1KBlocking(t *testing.T) {
 				checkMean(t, "shed fraction", got, textbook, false, fmt.Sprintf("(1−ρ)ρ^K/(1−ρ^(K+1)); the grid adds %+.2f %%", 100*(chain/textbook-1)))
 			}
 			checkMean(t, "shed fraction", got, chain, true, note)
+			row := rowName(fmt.Sprintf("mm1k-%gms", c.mean), c.rho)
+			tableRow(row, got, textbook, chain, "", c.textbook)
+			if !c.textbook {
+				figure(row+".textbook-off", "%.1f %%", 100*math.Abs(textbook/chain-1))
+			}
 		})
 	}
 }
@@ -387,6 +425,8 @@ func TestOverloadShed(t *testing.T) {
 			got := runSeeds(t, scn, engine.Random(), protocolFor(scn.Rate, 100000, 5000), nSeeds, shedRate)
 			checkMean(t, "shed fraction", got, 1-1/rho, true,
 				fmt.Sprintf("1 − 1/ρ with ρ = λE[S']/N, E[S'] = %.4g ms; with E[S] = %g ms it would be %.4g", es, mean, 1-es/(rho*mean)))
+			tableRow(rowName("overload", rho), got, 1-1/rho, 1-1/rho, "", false)
+			figure(rowName("overload", rho)+".unrounded", "%.4g", 1-es/(rho*mean))
 		})
 	}
 }

@@ -19,41 +19,49 @@ type Field struct {
 	Value any // int, uint64, float64 or string
 }
 
-// RunRecord flattens one run.
-func RunRecord(r *RunSummary) []Field {
-	out := []Field{
+// RunRecord flattens one run: who and what it ran, then every metric of
+// Metrics() in order.
+func RunRecord(r *RunSummary) []Field { return runRecord(r, Metrics()) }
+
+func runRecord(r *RunSummary, metrics []Metric) []Field {
+	fields := []Field{
 		{"policy", r.Policy}, {"scenario", r.Scenario}, {"seed", r.Seed},
 		{"workload_fingerprint", fmt.Sprintf("%016x", r.Fingerprint)},
-		{"cohort_arrivals", r.Cohort}, {"completed", r.Completed}, {"shed", r.Shed},
-		{"unfinished", r.Unfinished}, {"on_time", r.OnTime}, {"slo_misses", r.SLOMisses()},
-		{"mean_ms", r.Latency.Mean}, {"p50_ms", r.Latency.P50}, {"p90_ms", r.Latency.P90},
-		{"p95_ms", r.Latency.P95}, {"p99_ms", r.Latency.P99}, {"max_ms", r.Latency.Max},
-		{"slo_miss_rate", r.SLOMissRate}, {"shed_rate", r.ShedRate}, {"attainment", r.Attainment},
-		{"goodput_rps", r.GoodputRPS}, {"throughput_rps", r.ThroughputRPS},
 	}
-	if r.Serving == nil {
-		return out
+	for _, m := range metrics {
+		if m.Has(r) {
+			fields = append(fields, Field{m.Key, m.recordValue(r)})
+		}
 	}
-	return append(out, r.Serving.record()...)
+	return fields
 }
 
-// SummaryRecord flattens one policy's summary.
-func SummaryRecord(policy string, s Summary) []Field {
-	out := []Field{
-		{"policy", policy}, {"runs", s.Runs}, {"latency_runs", s.LatencyRuns},
-		{"median_cohort_arrivals", s.MedianCohort}, {"median_completed", s.MedianCompleted},
-		{"median_shed", s.MedianShed}, {"median_unfinished", s.MedianUnfinished},
-		{"median_on_time", s.MedianOnTime}, {"median_mean_ms", s.MedianMean},
-		{"median_p50_ms", s.MedianP50}, {"median_p90_ms", s.MedianP90}, {"median_p95_ms", s.MedianP95},
-		{"median_p99_ms", s.MedianP99}, {"p99_min_ms", s.P99Min}, {"p99_max_ms", s.P99Max},
-		{"median_slo_miss_rate", s.MedianSLOMissRate}, {"median_shed_rate", s.MedianShedRate},
-		{"median_attainment", s.MedianAttainment}, {"median_goodput_rps", s.MedianGoodput},
-		{"median_throughput_rps", s.MedianThroughput}, {"mean_attainment", s.MeanAttainment},
+// SummaryRecord flattens one policy's summary: the run counts, then what
+// the summary reports of each metric of Metrics() (median_KEY, the range
+// after its median), then the means. A metric of an opt-in model that no
+// run had is left out.
+func SummaryRecord(policy string, s Summary) []Field { return summaryRecord(policy, s, Metrics()) }
+
+func summaryRecord(policy string, s Summary, metrics []Metric) []Field {
+	fields := []Field{{"policy", policy}, {"runs", s.Runs}, {"latency_runs", s.LatencyRuns}}
+	var means []Field
+	for _, m := range metrics {
+		if !s.reports(m.Key) && m.has != nil {
+			continue
+		}
+		if m.Summary&SummaryMedian != 0 {
+			fields = append(fields, Field{"median_" + m.Key, s.MedianOf(m.Key)})
+		}
+		if m.Summary&SummaryRange != 0 {
+			loKey, hiKey := m.rangeKeys()
+			lo, hi := s.RangeOf(m.Key)
+			fields = append(fields, Field{loKey, lo}, Field{hiKey, hi})
+		}
+		if m.Summary&SummaryMean != 0 {
+			means = append(means, Field{"mean_" + m.Key, s.MeanOf(m.Key)})
+		}
 	}
-	if s.Serving == nil {
-		return out
-	}
-	return append(out, s.Serving.record()...)
+	return append(fields, means...)
 }
 
 // formatCSV renders a value for CSV ("" for NaN).
@@ -178,17 +186,19 @@ func (c *Comparison) WriteCSV(w io.Writer) error { return writeCSVRows(w, c.runR
 // WriteJSON writes the comparison: scenario, protocol, seeds, workload
 // fingerprints, per-policy summaries and per-seed runs, each run written as
 // it is formatted.
-func (c *Comparison) WriteJSON(w io.Writer) error {
+func (c *Comparison) WriteJSON(w io.Writer) error { return writeIndented(w, c.object()) }
+
+// object is the comparison as WriteJSON writes it.
+func (c *Comparison) object() jsonObject {
 	fps := make([]string, len(c.Fingerprints))
 	for i, f := range c.Fingerprints {
 		fps[i] = fmt.Sprintf("%016x", f)
 	}
-	out := jsonObject{
+	return jsonObject{
 		{"scenario", c.Scenario}, {"protocol", c.Protocol}, {"seeds", c.Seeds},
 		{"workload_fingerprints", fps},
 		{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
 	}
-	return writeIndented(w, out)
 }
 
 // Dash formats x with the given verb, or an em dash when x is undefined.

@@ -89,6 +89,9 @@ const (
 	DefaultWarmup   = 3000  // ms
 	DefaultMeasure  = 12000 // ms
 	StepMs          = 0.5   // simulator timestep
+	// DefaultSeedCount is how many seeds an experiment runs unless told:
+	// seeds 1 to 10.
+	DefaultSeedCount = 10
 )
 
 // Heterogeneity names a set of replica speeds.

@@ -253,7 +253,7 @@ func protocolText(p Protocol) string {
 // defaultSeedsText describes a seed list where nil means 1..10.
 func defaultSeedsText(seeds []uint64) string {
 	if seeds == nil {
-		return "default: " + seedsText(DefaultSeeds(10))
+		return "default: " + seedsText(DefaultSeeds(DefaultSeedCount))
 	}
 	return seedsText(seeds)
 }

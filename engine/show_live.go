@@ -63,6 +63,14 @@ func (r ReplicaSnapshot) String() string {
 // HTML shows the replica as a table.
 func (r ReplicaSnapshot) HTML() string { return sheet{title: r.String()}.html() }
 
+// String describes the request as an observer sees it at a replica.
+func (q RequestSnapshot) String() string {
+	return fmt.Sprintf("request %d: arrived at %.1f ms, service %.2f ms, predicted to complete at %.1f ms", q.Seq, q.Arrival, q.ServiceMs, q.Done)
+}
+
+// HTML shows the request as its text.
+func (q RequestSnapshot) HTML() string { return sheet{title: q.String()}.html() }
+
 func (s Snapshot) sheet() sheet {
 	sh := sheet{title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
 	sh.add("totals", s.Totals.String())

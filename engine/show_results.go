@@ -156,32 +156,40 @@ func (s SweepResult) HTML() string {
 	return b.String()
 }
 
-// String lists the scores and the selected weight.
+// String lists the scores with their standard errors, the selected weight
+// and its margin over the runner-up.
 func (r StudyResult) String() string {
 	var b strings.Builder
 	for _, w := range r.Weights {
-		fmt.Fprintf(&b, "c = %-5g development mean attainment %.4f%%\n", w.C, 100*w.MeanAttainment)
+		fmt.Fprintf(&b, "c = %-5g development mean attainment %.4f%% (std err %s pp)\n", w.C, 100*w.MeanAttainment, Dash("%.4f", 100*w.StdErr))
 	}
 	fmt.Fprintf(&b, "selected c = %g\n", r.SelectedC)
+	if len(r.Weights) > 0 {
+		fmt.Fprintln(&b, r.marginText())
+	}
 	for _, v := range r.Validation {
-		fmt.Fprintf(&b, "%-14s validation mean attainment %.4f%% (%d runs)\n", v.Name, 100*v.MeanAttainment, v.Runs)
+		fmt.Fprintf(&b, "%-14s validation mean attainment %.4f%% (std err %s pp, %d runs)\n", v.Name, 100*v.MeanAttainment, Dash("%.4f", 100*v.StdErr), v.Runs)
 	}
 	return b.String()
 }
 
-// HTML shows the development and validation scores as tables.
+// HTML shows the development and validation scores, with their standard
+// errors, and the selection margin.
 func (r StudyResult) HTML() string {
 	sh := sheet{title: fmt.Sprintf("study %s: selected c = %g", r.Config.Name, r.SelectedC)}
-	sh.addGrid("weights", []string{"c", "development mean attainment", "runs"}, len(r.Weights), func(i int) []string {
+	sh.addGrid("weights", []string{"c", "development mean attainment", "std err", "runs"}, len(r.Weights), func(i int) []string {
 		w := r.Weights[i]
-		return []string{fmt.Sprintf("%g", w.C), Dash("%.4f%%", 100*w.MeanAttainment), fmt.Sprint(w.Runs)}
+		return []string{fmt.Sprintf("%g", w.C), Dash("%.4f%%", 100*w.MeanAttainment), Dash("%.4f pp", 100*w.StdErr), fmt.Sprint(w.Runs)}
 	})
-	sh.addGrid("policies", []string{"policy", "validation mean attainment", "runs"}, len(r.Validation), func(i int) []string {
+	sh.addGrid("policies", []string{"policy", "validation mean attainment", "std err", "runs"}, len(r.Validation), func(i int) []string {
 		v := r.Validation[i]
-		return []string{v.Name, Dash("%.4f%%", 100*v.MeanAttainment), fmt.Sprint(v.Runs)}
+		return []string{v.Name, Dash("%.4f%%", 100*v.MeanAttainment), Dash("%.4f pp", 100*v.StdErr), fmt.Sprint(v.Runs)}
 	})
-	sh.note = fmt.Sprintf("%d development and %d validation runs; attainment is averaged per condition, then across conditions",
-		len(r.Development), len(r.Validated))
+	sh.note = fmt.Sprintf("%d development and %d validation runs; attainment is averaged per condition, then across conditions; "+
+		"standard errors are over seeds, each seed averaged over the conditions", len(r.Development), len(r.Validated))
+	if len(r.Weights) > 0 {
+		sh.note += "; " + r.marginText()
+	}
 	return sh.html()
 }
 
@@ -208,7 +216,8 @@ func (r StudyRun) HTML() string {
 
 // String gives the score in one line.
 func (s Score) String() string {
-	return fmt.Sprintf("%s: mean attainment %s over %d runs", s.Name, Dash("%.4f%%", 100*s.MeanAttainment), s.Runs)
+	return fmt.Sprintf("%s: mean attainment %s over %d runs (std err %s pp over %d seeds)",
+		s.Name, Dash("%.4f%%", 100*s.MeanAttainment), s.Runs, Dash("%.4f", 100*s.StdErr), s.Seeds)
 }
 
 // HTML shows the score as a table.
@@ -218,6 +227,7 @@ func (s Score) HTML() string {
 		sh.add("c", fmt.Sprintf("%g", s.C))
 	}
 	sh.add("mean attainment", Dash("%.4f%%", 100*s.MeanAttainment))
+	sh.add("std err", Dash("%.4f pp", 100*s.StdErr)+fmt.Sprintf(" (over %d seeds)", s.Seeds))
 	sh.add("runs", fmt.Sprint(s.Runs))
 	return sh.html()
 }

@@ -105,6 +105,7 @@ func TestPolicySpecDisplay(t *testing.T) {
 		{Adaptive(AdaptiveParams{C: 0.1, Alpha: 0.15, Ceiling: 80}), []string{"adaptive(c=0.1,L=80): built-in policy; c = 0.1, α = 0.15, L = 80 ms"}},
 		{LatencyAware(DefaultAlpha), []string{"latency-aware: built-in policy; α = 0.15"}},
 		{RoundRobin(), []string{"round-robin: built-in policy"}},
+		{WeightedRoundRobin(0.3), []string{"weighted-rr(α=0.3): built-in policy; α = 0.3"}},
 		{PolicySpec{Name: "mine", Kind: PickerPolicy}, []string{"mine: scripted picker"}},
 		{PolicySpec{Name: "go"}, []string{"go: policy written in Go"}},
 	}

@@ -229,20 +229,30 @@ type StudyRun struct {
 	Result    *RunSummary
 }
 
-// Score is a mean per-run attainment.
+// Score is a mean per-run attainment, with its standard error over seeds.
 type Score struct {
 	Name           string  `json:"name"`
 	C              float64 `json:"c"`
 	MeanAttainment float64 `json:"mean_attainment"`
 	Runs           int     `json:"runs"`
+	// StdErr is the standard error of MeanAttainment over the phase's
+	// Seeds: the conditions are fixed and the seeds drawn, so a seed's
+	// attainment averaged over every condition is one observation.
+	StdErr float64 `json:"std_err"`
+	Seeds  int     `json:"seeds"`
 }
 
 // StudyResult is the whole study: development scores per weight, the
-// selected weight, validation scores per policy, and every run.
+// selected weight and its margin, validation scores per policy, and every
+// run.
 type StudyResult struct {
-	Config      StudyConfig
-	Weights     []Score
-	SelectedC   float64
+	Config    StudyConfig
+	Weights   []Score
+	SelectedC float64
+	// Margin is the selected weight's development attainment minus the
+	// runner-up's, seed by seed (every weight ran the same seeds): its mean,
+	// standard error and interval. Nil with a single weight.
+	Margin      *PairedStat
 	Validation  []Score
 	Development []StudyRun
 	Validated   []StudyRun
@@ -282,7 +292,7 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 		if name == "adaptive" {
 			c = res.SelectedC
 		}
-		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
+		res.Validation = append(res.Validation, scoreRuns(name, c, g.conds, cfg.ValidationSeeds, res.Validated, func(r StudyRun) bool { return r.Policy == name }))
 	}
 	return res, nil
 }
@@ -292,12 +302,13 @@ func RunStudy(ctx context.Context, cfg StudyConfig, workers int, progress func(d
 func (res *StudyResult) selectWeight(conds []Condition) {
 	best := math.Inf(-1)
 	for _, w := range res.Config.Weights {
-		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Development, func(r StudyRun) bool { return r.C == w })
+		sc := scoreRuns(fmt.Sprintf("adaptive(c=%g)", w), w, conds, res.Config.DevelopmentSeeds, res.Development, func(r StudyRun) bool { return r.C == w })
 		res.Weights = append(res.Weights, sc)
 		if sc.MeanAttainment > best {
 			best, res.SelectedC = sc.MeanAttainment, w
 		}
 	}
+	res.Margin = res.selectionMargin(conds)
 }
 
 // validationPhase runs every policy on the validation seeds, Adaptive with
@@ -373,8 +384,8 @@ func (g studyGrid) run(ctx context.Context, ph studyPhase, workers int, progress
 }
 
 // scoreRuns is the mean over conditions of the mean attainment over seeds,
-// so each condition weighs the same.
-func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep func(StudyRun) bool) Score {
+// so each condition weighs the same, and its standard error over seeds.
+func scoreRuns(name string, c float64, conds []Condition, seeds []uint64, runs []StudyRun, keep func(StudyRun) bool) Score {
 	var perCond []float64
 	n := 0
 	for _, cond := range conds {
@@ -387,7 +398,8 @@ func scoreRuns(name string, c float64, conds []Condition, runs []StudyRun, keep 
 		}
 		perCond = append(perCond, Mean(att))
 	}
-	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n}
+	perSeed := seedMeans(metric("attainment"), seeds, conds, runs, keep)
+	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n, StdErr: stdErr(perSeed), Seeds: len(seeds)}
 }
 
 // runRecords yields every run of the study, development first.
@@ -427,10 +439,14 @@ func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().collect() }
 // formatted.
 func (r *StudyResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, r.runRecords()) }
 
-func scoreRecords(scores []Score) []jsonObject {
+// scoreRecords flattens scores, with their standard errors when asked.
+func scoreRecords(scores []Score, stdErr bool) []jsonObject {
 	out := make([]jsonObject, len(scores))
 	for i, s := range scores {
 		out[i] = jsonObject{{"name", s.Name}, {"c", s.C}, {"mean_attainment", s.MeanAttainment}, {"runs", s.Runs}}
+		if stdErr {
+			out[i] = append(out[i], Field{"std_err", s.StdErr}, Field{"seeds", s.Seeds})
+		}
 	}
 	return out
 }
@@ -439,7 +455,7 @@ func scoreRecords(scores []Score) []jsonObject {
 // every run, each run written as it is formatted.
 func (r *StudyResult) WriteJSON(w io.Writer) error {
 	return writeIndented(w, jsonObject{
-		{"config", r.Config}, {"development", scoreRecords(r.Weights)}, {"selected_c", r.SelectedC},
-		{"validation", scoreRecords(r.Validation)}, {"runs", r.runRecords()},
+		{"config", r.Config}, {"development", scoreRecords(r.Weights, false)}, {"selected_c", r.SelectedC},
+		{"validation", scoreRecords(r.Validation, false)}, {"runs", r.runRecords()},
 	})
 }

@@ -53,7 +53,7 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 		sw.Protocol = DefaultProtocol()
 	}
 	if sw.Seeds == nil {
-		sw.Seeds = DefaultSeeds(10)
+		sw.Seeds = DefaultSeeds(DefaultSeedCount)
 	}
 	if err := sw.validate(); err != nil {
 		return nil, err
@@ -166,12 +166,26 @@ func (s *SweepResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, s.run
 
 // WriteJSON writes the axis and, per point, its x value and comparison
 // summaries and runs, each run written as it is formatted.
-func (s *SweepResult) WriteJSON(w io.Writer) error {
+func (s *SweepResult) WriteJSON(w io.Writer) error { return s.writeJSON(w, nil) }
+
+// WriteJSONPaired writes the sweep as WriteJSON does, with each point's
+// paired statistics under "paired" between its summaries and its runs.
+func (s *SweepResult) WriteJSONPaired(w io.Writer, p *SweepPaired) error {
+	if len(p.Points) != len(s.Comparisons) {
+		return fmt.Errorf("engine: paired statistics of %d points for a sweep of %d", len(p.Points), len(s.Comparisons))
+	}
+	return s.writeJSON(w, p)
+}
+
+func (s *SweepResult) writeJSON(w io.Writer, p *SweepPaired) error {
 	points := make([]jsonObject, len(s.Comparisons))
 	for i, c := range s.Comparisons {
 		points[i] = jsonObject{
 			{"label", s.Points[i].Label}, {s.XName, s.Points[i].X}, {"scenario", c.Scenario},
 			{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
+		}
+		if p != nil {
+			points[i] = insertBefore(points[i], "runs", Field{"paired", records(p.Points[i].Records())})
 		}
 	}
 	return writeIndented(w, jsonObject{{"x_label", s.XLabel}, {"x_name", s.XName}, {"points", points}})

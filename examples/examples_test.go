@@ -21,7 +21,7 @@ import (
 // and findings it is about. A new example needs an entry here.
 var expect = map[string][]string{
 	"compare":         {"straggler", "round-robin", "least-queue", "latency-aware", "adaptive", "p2c", "median SLO attainment"},
-	"custom-policy":   {"residual-wait", "idle-first", "idle-first − latency-aware, per seed:", "had the lower p99 in"},
+	"custom-policy":   {"residual-wait", "idle-first", "idle-first − latency-aware, per seed:", "had the lower p99 in", "paired against latency-aware on straggler", "idle-first  attainment (pp)"},
 	"incident":        {"at 8s: fail replica 1", "at 10s: recover replica 1", "adaptive on incident, seed 1", "replica 3:"},
 	"rate-sweep":      {"capacity about 278 req/s", "round-robin", "adaptive", "median p99 latency across seeds"},
 	"stateful-policy": {"latency-aware+probes", "share of requests sent to replica 1", "straggler"},

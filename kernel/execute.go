@@ -28,6 +28,7 @@ type executeRequest struct {
 	StoreHistory    *bool             `json:"store_history"`
 	UserExpressions map[string]string `json:"user_expressions"`
 	StopOnError     *bool             `json:"stop_on_error"`
+	AllowStdin      *bool             `json:"allow_stdin"`
 }
 
 // execute runs one cell (shell worker only). silent cells publish nothing
@@ -42,6 +43,7 @@ func (k *kernel) execute(r request) {
 	if store {
 		k.execCount++
 	}
+	k.displays.executed(r.m)
 	count := k.execCount
 	if !c.Silent {
 		r.publish("execute_input", map[string]any{"code": c.Code, "execution_count": count})
@@ -50,7 +52,10 @@ func (k *kernel) execute(r request) {
 	var sink display.Sink = discardSink{}
 	var out *iopubSink
 	if !c.Silent {
-		out = &iopubSink{r: r}
+		// A client that cannot answer input is a headless runner
+		// (nbclient, so nbconvert and papermill): nobody watches its
+		// displays change. Notebook front ends allow stdin.
+		out = &iopubSink{r: r, headless: c.AllowStdin != nil && !*c.AllowStdin}
 		sink = out
 	}
 	result, err := k.run(c.Code, sink)
@@ -198,15 +203,19 @@ func (discardSink) Stream(string, string)                {}
 func (discardSink) Display(display.Bundle, string, bool) {}
 func (discardSink) Clear(bool)                           {}
 
+// Headless: a silent cell's displays are never seen.
+func (discardSink) Headless() bool { return true }
+
 // iopubSink publishes a cell's output with the execute request as parent.
 // Cells may write from several goroutines, so it locks; consecutive writes to
 // one stream are batched for up to streamFlushDelay.
 type iopubSink struct {
-	r     request
-	mu    sync.Mutex
-	name  string
-	buf   strings.Builder
-	timer *time.Timer
+	r        request
+	headless bool
+	mu       sync.Mutex
+	name     string
+	buf      strings.Builder
+	timer    *time.Timer
 }
 
 func (s *iopubSink) Stream(name, text string) {
@@ -228,17 +237,16 @@ func (s *iopubSink) Stream(name, text string) {
 	}
 }
 
+// Headless says whether the client watches displays change (see execute).
+func (s *iopubSink) Headless() bool { return s.headless }
+
 func (s *iopubSink) Display(b display.Bundle, id string, update bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.flushLocked()
-	content := map[string]any{"data": s.r.k.wireBundle(b), "metadata": map[string]any{}}
-	msgType := "display_data"
-	if id != "" {
-		content["transient"] = map[string]any{"display_id": id}
-		if update {
-			msgType = "update_display_data"
-		}
+	msgType, content := s.r.k.displayMessage(b, id, update)
+	if id != "" && !update {
+		s.r.k.displays.shown(id, s.r.m)
 	}
 	s.r.publish(msgType, content)
 }

@@ -25,3 +25,11 @@ type Interpreter interface {
 	// (with the indent to continue with) or "invalid".
 	IsComplete(code string) (status, indent string)
 }
+
+// Backgrounder is an Interpreter that shows output outside a running cell
+// (a live view updating between cells). Serve gives it a sink that
+// publishes that output on iopub, each display under the execute request
+// that first showed it.
+type Backgrounder interface {
+	SetBackgroundSink(display.Sink)
+}

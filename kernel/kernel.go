@@ -86,6 +86,9 @@ func Serve(ctx context.Context, connectionFile string, interp Interpreter, logw 
 	if err != nil {
 		return fmt.Errorf("kernel: %w", err)
 	}
+	if b, ok := interp.(Backgrounder); ok {
+		b.SetBackgroundSink(backgroundSink{k})
+	}
 	if err := k.bind(connectionFile, cfg.sockets); err != nil {
 		return err
 	}
@@ -124,6 +127,7 @@ type kernel struct {
 	stopOnce sync.Once
 	running  atomic.Bool
 	cellCtx  context.Context
+	displays displayParents
 
 	// shell worker state
 	execCount  int

@@ -392,3 +392,55 @@ func TestShutdown(t *testing.T) {
 		k.done <- nil // for the cleanup
 	}
 }
+
+// A display a cell showed and the session updates after the cell ended (a
+// live view between cells) reaches iopub as update_display_data with the
+// display id, under the execute request of the cell that showed it — not
+// the one that ran last.
+func TestBackgroundUpdatesGoOutUnderTheirCell(t *testing.T) {
+	k := startKernel(t)
+	c := dial(t, k.ci)
+	showing := c.send(c.shell, "execute_request", map[string]any{"code": "show v1 first\nlater 300ms v1 second", "silent": false,
+		"store_history": true, "user_expressions": map[string]any{}, "allow_stdin": true, "stop_on_error": true})
+	c.reply(c.shell, showing)
+	c.outputs(showing)
+	c.execute("echo a later cell", nil)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case f := <-c.in[c.iopub]:
+			m := c.decode(f)
+			if m.Type != "update_display_data" {
+				continue
+			}
+			tr, _ := m.Content["transient"].(map[string]any)
+			data, _ := m.Content["data"].(map[string]any)
+			if m.Parent.MsgID != showing || tr["display_id"] != "v1" || data["text/plain"] != "second" {
+				t.Errorf("update under %q (want %q), transient %v, data %v", m.Parent.MsgID, showing, tr, data)
+			}
+			return
+		case <-deadline:
+			t.Fatal("no update_display_data from outside the cell")
+		}
+	}
+}
+
+// A client that cannot answer input requests (nbclient: nbconvert,
+// papermill) runs cells headless; a notebook front end allows stdin and
+// watches its displays change.
+func TestAllowStdinFalseMeansHeadless(t *testing.T) {
+	k := startKernel(t)
+	c := dial(t, k.ci)
+	for allow, want := range map[bool]string{false: "true", true: "false"} {
+		_, out := c.execute("headless", map[string]any{"allow_stdin": allow})
+		var got any
+		for _, m := range out {
+			if m.Type == "execute_result" {
+				got = m.Content["data"].(map[string]any)["text/plain"]
+			}
+		}
+		if got != want {
+			t.Errorf("allow_stdin %v: the cell is headless %v, want %s", allow, got, want)
+		}
+	}
+}

@@ -232,6 +232,9 @@ type recorder struct {
 	closed       bool
 }
 
+// Headless: a notebook run headless keeps what each display shows last.
+func (r *recorder) Headless() bool { return true }
+
 func (r *recorder) Stream(name, text string) {
 	if name != "stderr" {
 		name = "stdout"

@@ -326,3 +326,21 @@ func FuzzParseNotebook(f *testing.F) {
 		}
 	})
 }
+
+// A notebook run headless says so to its cells, and an update a later cell
+// makes replaces the display an earlier cell showed.
+func TestRunIsHeadlessAndUpdatesEarlierDisplays(t *testing.T) {
+	nb := codeNotebook(t, "headless", "show v first", "update v second")
+	if err := Execute(context.Background(), nb, fakelang.New(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if o := nb.Cells[0].Outputs; len(o) != 1 || o[0].Data.Text() != "true" {
+		t.Errorf("the cell's sink is not headless: %+v", o[0])
+	}
+	if o := nb.Cells[1].Outputs; len(o) != 1 || o[0].Data.Text() != "second" {
+		t.Errorf("the display was not updated in place: %+v", o)
+	}
+	if len(nb.Cells[2].Outputs) != 0 {
+		t.Errorf("the update added outputs to its own cell: %+v", nb.Cells[2].Outputs)
+	}
+}

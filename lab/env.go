@@ -27,10 +27,37 @@ type Env struct {
 	// randomised scripted policies are reproducible. nil: each policy
 	// serialises its own calls.
 	Callback func(rng *engine.Rand, call func())
+
+	// Live views (live.go) need three more hooks from a session.
+
+	// Display, when set, shows v under a display id, or with update set
+	// replaces what was shown under it — also between cells, which is how a
+	// live view updates in place. nil: live views show nothing.
+	Display func(v any, id string, update bool)
+	// Headless, when set, says whether nobody watches the running cell's
+	// displays change (routelab run, nbconvert): a live view then runs to
+	// its end at once. nil, or Display nil: always headless.
+	Headless func() bool
+	// Background, when set, returns the context of work that outlives the
+	// cell starting it (a live view) and a function to call once that work
+	// has ended; the context ends when the session is interrupted or
+	// closed. nil: context.Background, never ended.
+	Background func() (context.Context, func())
 }
 
 // Background is an Env for plain Go programs: never cancelled.
 func Background() *Env { return &Env{} }
+
+// headless reports whether live views run to their end at once.
+func (e *Env) headless() bool { return e.Display == nil || e.Headless == nil || e.Headless() }
+
+// background is Env.Background, or a context that never ends.
+func (e *Env) background() (context.Context, func()) {
+	if e.Background == nil {
+		return context.Background(), func() {}
+	}
+	return e.Background()
+}
 
 func (e *Env) ctx() context.Context {
 	if e.Context == nil {

@@ -131,6 +131,13 @@ func Adaptive(opts ...Option) PolicySpec {
 	return engine.Adaptive(params("lab.Adaptive", "adaptive", opts, optC, optAlpha, optCeiling))
 }
 
+// WeightedRR is smooth weighted round robin with weights 1/(EWMA service
+// time): each replica gets its estimated service rate's share, interleaved;
+// it takes lab.Alpha.
+func WeightedRR(opts ...Option) PolicySpec {
+	return engine.WeightedRoundRobin(params("lab.WeightedRR", "weighted-rr", opts, optAlpha).Alpha)
+}
+
 // Random picks uniformly among eligible replicas.
 func Random() PolicySpec { return engine.Random() }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // Comparison is the result of Compare: per policy, every seed's run and the
-// summary across seeds. It shows as a table; Chart, CDF and Paired draw it.
+// summary across seeds. It shows as a table; Chart and CDF draw it; Paired
+// compares two of its policies seed by seed (paired.go).
 type Comparison struct {
 	*engine.Comparison
 	env *Env
@@ -33,12 +34,6 @@ func (c *Comparison) Report() *plot.ComparisonReport {
 	return r
 }
 
-// Paired draws the per-seed differences b − a between two policies, which
-// common random numbers make paired.
-func (c *Comparison) Paired(a, b string) *Figure {
-	return c.env.figure(plot.Paired(c.Comparison, a, b))
-}
-
 // Summary returns a policy's summary across seeds.
 func (c *Comparison) Summary(policy string) engine.Summary {
 	p := c.Policy(policy)
@@ -57,13 +52,7 @@ func (c *Comparison) Runs(policy string) []*engine.RunResult {
 	return p.Runs
 }
 
-func (c *Comparison) names() string {
-	var out []string
-	for _, p := range c.Policies {
-		out = append(out, p.Name)
-	}
-	return strings.Join(out, ", ")
-}
+func (c *Comparison) names() string { return strings.Join(policyNames(c.Comparison), ", ") }
 
 // Save writes the comparison: .json (everything), .csv (per-seed runs) or
 // .html (a standalone report with the table and every figure).

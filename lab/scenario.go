@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"html"
+	"math"
 	"os"
 	"slices"
 
@@ -84,7 +85,7 @@ func checkRate(op string, rps float64) {
 // replicas at 8/11/16 ms, 100 req/s Poisson, token-based demand, no events;
 // 10 seeds, 3 s warm-up, 12 s measurement, 50 ms SLO.
 func NewScenario(name string) *Scenario {
-	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: engine.DefaultSeeds(10)}
+	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: engine.DefaultSeeds(engine.DefaultSeedCount)}
 }
 
 func builtin(op, name string) *Scenario {
@@ -219,16 +220,29 @@ func readTrace(path string) ([]engine.TraceRecord, error) {
 func (s *Scenario) At(seconds float64, events ...Event) *Scenario {
 	const op = "Scenario.At"
 	end := s.proto.Horizon() / 1000
-	check(op, seconds >= 0 && seconds <= end, "seconds", seconds,
+	check(op, seconds >= 0 && toMs(seconds) <= s.proto.Horizon(), "seconds", seconds,
 		fmt.Sprintf("a time within the run, 0 to %g s (call .Warmup or .Measure first for a longer run)", end))
 	check(op, len(events) > 0, "events", word("none"), "at least one event, such as lab.Fail(2)")
 	return s.with(op, func(c *Scenario) {
 		for _, e := range events {
 			ev := e.e
-			ev.At = seconds * 1000
+			ev.At = toMs(seconds)
 			c.scn.Events = append(c.scn.Events, ev)
 		}
 	})
+}
+
+// toMs turns seconds into ms, onto the simulator's 0.5 ms grid when the
+// product misses it by rounding alone: 0.5005 s × 1000 is
+// 500.49999999999994 in floating point, and a warm-up or measurement off
+// the grid would be refused.
+func toMs(seconds float64) float64 {
+	ms := seconds * 1000
+	grid := math.Round(ms/engine.StepMs) * engine.StepMs
+	if math.Abs(ms-grid) <= 1e-9*math.Max(1, math.Abs(ms)) {
+		return grid
+	}
+	return ms
 }
 
 // Seeds sets the number of seeds (1..n).
@@ -257,13 +271,13 @@ func (s *Scenario) SeedList(seeds ...int) *Scenario {
 // Warmup sets the discarded warm-up (seconds).
 func (s *Scenario) Warmup(seconds float64) *Scenario {
 	check("Scenario.Warmup", finite(seconds) && seconds >= 0, "seconds", seconds, "a finite number of seconds >= 0")
-	return s.with("Scenario.Warmup", func(c *Scenario) { c.proto.Warmup = seconds * 1000 })
+	return s.with("Scenario.Warmup", func(c *Scenario) { c.proto.Warmup = toMs(seconds) })
 }
 
 // Measure sets the measurement window (seconds).
 func (s *Scenario) Measure(seconds float64) *Scenario {
 	check("Scenario.Measure", finite(seconds) && seconds > 0, "seconds", seconds, "a finite number of seconds > 0")
-	return s.with("Scenario.Measure", func(c *Scenario) { c.proto.Measure = seconds * 1000 })
+	return s.with("Scenario.Measure", func(c *Scenario) { c.proto.Measure = toMs(seconds) })
 }
 
 // SLO sets the end-to-end latency objective (ms).

@@ -3,6 +3,7 @@ package lab
 import (
 	"fmt"
 	"html"
+	"math"
 	"strings"
 
 	"github.com/routelab/routelab/display"
@@ -105,3 +106,68 @@ func (e Env) HTML() string { return "<p>" + html.EscapeString(e.String()) + "</p
 
 func (p *costPolicy) String() string { return "running cost-function policy " + p.name }
 func (p *hooked) String() string     { return "running scripted policy " + p.name }
+
+// String is the call that made the option: lab.Speed(1000).
+func (o LiveOption) String() string {
+	switch {
+	case o.speed == 0:
+		return "lab.LiveOption{} (not made by lab.Speed or lab.Fastest)"
+	case math.IsInf(o.speed, 1):
+		return "lab.Fastest()"
+	}
+	return fmt.Sprintf("lab.Speed(%g)", o.speed)
+}
+
+// HTML shows the option as code.
+func (o LiveOption) HTML() string { return "<code>" + html.EscapeString(o.String()) + "</code>" }
+
+// String says what the control did and when: "rate 250 req/s at 4.25 s".
+func (a LiveAction) String() string {
+	if a.What == "" {
+		return "no action (a live view's controls return one)"
+	}
+	return fmt.Sprintf("%s at %g s", a.What, a.At/1000)
+}
+
+// HTML shows the action as its text.
+func (a LiveAction) HTML() string { return "<p>" + html.EscapeString(a.String()) + "</p>" }
+
+// String lists the actions, one per line.
+func (as LiveActions) String() string {
+	if len(as) == 0 {
+		return "no actions"
+	}
+	lines := make([]string, len(as))
+	for i, a := range as {
+		lines[i] = a.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// HTML lists the actions as a table: when, and what.
+func (as LiveActions) HTML() string {
+	var b strings.Builder
+	b.WriteString("<table><thead><tr><th>at s</th><th>action</th></tr></thead><tbody>")
+	for _, a := range as {
+		fmt.Fprintf(&b, "<tr><td>%g</td><td>%s</td></tr>", a.At/1000, html.EscapeString(a.What))
+	}
+	b.WriteString("</tbody></table>")
+	return b.String()
+}
+
+// String says what the view shows and where it is.
+func (lv LiveView) String() string {
+	if lv.v == nil {
+		return "empty live view (lab.Live makes one)"
+	}
+	return lv.v.bundle(lv.v.frame()).Text()
+}
+
+// Bundle shows the view as it is now, as text and as the picture its
+// display shows (this copy does not update).
+func (lv LiveView) Bundle() display.Bundle {
+	if lv.v == nil {
+		return none("live view", "lab.Live")
+	}
+	return lv.v.bundle(lv.v.frame())
+}

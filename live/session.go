@@ -43,6 +43,9 @@ type Options struct {
 	// Measure, when set, measures the session as engine.Run measures a run
 	// (warm-up, cohort, SLO; Until defaults to its cutoff), for Result.
 	Measure *engine.Protocol
+	// Paused starts the session paused at time zero, so that controls can be
+	// scheduled with At before any time passes (Resume starts it).
+	Paused bool
 }
 
 func (o *Options) defaults() {
@@ -122,7 +125,7 @@ func Start(ctx context.Context, opts Options, onFrame func(Frame)) (*Session, er
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Session{
-		opts: opts, onFrame: onFrame, sim: sim, speed: opts.Speed,
+		opts: opts, onFrame: onFrame, sim: sim, speed: opts.Speed, paused: opts.Paused,
 		wake: make(chan struct{}, 1), done: make(chan struct{}), stop: cancel,
 	}
 	go s.run(ctx)
@@ -272,6 +275,9 @@ func (s *Session) Stop() {
 	<-s.done
 }
 
+// Done is closed when the session has ended.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
 // Wait returns when the session has ended, with the error that ended it
 // (nil for Until or Stop).
 func (s *Session) Wait() error {
@@ -354,6 +360,14 @@ func (s *Session) Policy() engine.PolicySpec {
 		return s.opts.Policy
 	}
 	return engine.Switching(s.opts.Policy, sw)
+}
+
+// Switches are the policy switches Use made, with the times they took
+// effect.
+func (s *Session) Switches() []engine.PolicySwitch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sim.Switches()
 }
 
 // String says what the session is doing.

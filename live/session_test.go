@@ -27,7 +27,8 @@ func straggler(t *testing.T) engine.Scenario {
 func TestScriptedSessionEqualsItsTimeline(t *testing.T) {
 	scn := straggler(t)
 	proto := engine.DefaultProtocol()
-	sess, err := Start(context.Background(), Options{Scenario: scn, Policy: engine.LatencyAware(engine.DefaultAlpha), Seed: 7, Speed: Fastest, Measure: &proto}, nil)
+	// Paused, so that no time passes before the script is in place.
+	sess, err := Start(context.Background(), Options{Scenario: scn, Policy: engine.LatencyAware(engine.DefaultAlpha), Seed: 7, Speed: Fastest, Measure: &proto, Paused: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +48,7 @@ func TestScriptedSessionEqualsItsTimeline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	sess.Resume()
 	if err := sess.Wait(); err != nil {
 		t.Fatal(err)
 	}

@@ -38,8 +38,12 @@ func Paired(c *engine.Comparison, a, b string, options ...Option) (*Figure, erro
 	for i, sd := range c.Seeds {
 		seeds[i] = fmt.Sprintf("seed %d", sd)
 	}
-	lat := pairedPanel(cv, 0, pa, pb, c.Seeds, latencyDiff, "ms")
-	att := pairedPanel(cv, 1, pa, pb, c.Seeds, attainmentDiff, "pp")
+	p99, attainment, err := pairedMetrics()
+	if err != nil {
+		return nil, err
+	}
+	lat := pairedPanel(cv, 0, pa, pb, c.Seeds, diff{engine.PairSeeds(p99, pa, pb), 1, ms}, "ms")
+	att := pairedPanel(cv, 1, pa, pb, c.Seeds, diff{engine.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
 	down := 0 // a second subtitle line (seeds left out) moves the rest down
 	if len(lat.missing) > 0 {
 		down = 16
@@ -77,24 +81,21 @@ func quoted(names []string) []string {
 	return out
 }
 
-// diff is b − a on one seed, whether b did better, and the values
-// compared; ok is false when either value is undefined.
-type diff func(ra, rb *engine.RunResult) (d float64, bBetter bool, va, vb string, ok bool)
-
-func latencyDiff(ra, rb *engine.RunResult) (float64, bool, string, string, bool) {
-	if ra.Latency.Count == 0 || rb.Latency.Count == 0 {
-		return 0, false, "", "", false
-	}
-	d := rb.Latency.P99 - ra.Latency.P99
-	return d, d < 0, ms(ra.Latency.P99), ms(rb.Latency.P99), true
+// diff is what a panel draws: one metric's per-seed differences b − a as
+// the engine computes them (engine.PairSeeds), the scale of a bar (100: a
+// fraction in percentage points) and how a value reads in a tooltip.
+type diff struct {
+	pairs  []engine.SeedPair
+	scale  float64
+	format func(float64) string
 }
 
-func attainmentDiff(ra, rb *engine.RunResult) (float64, bool, string, string, bool) {
-	if !defined(ra.Attainment) || !defined(rb.Attainment) {
-		return 0, false, "", "", false
+// pairedMetrics are the engine's metrics the two panels draw.
+func pairedMetrics() (p99, attainment engine.Metric, err error) {
+	if p99, err = engine.MetricByKey("p99_ms"); err == nil {
+		attainment, err = engine.MetricByKey("attainment")
 	}
-	d := 100 * (rb.Attainment - ra.Attainment)
-	return d, d > 0, pct(ra.Attainment), pct(rb.Attainment), true
+	return p99, attainment, err
 }
 
 // paired is what a panel found: counts for the subtitle and the seeds left
@@ -129,24 +130,25 @@ func pairedPanel(cv *canvas, grid int, pa, pb *engine.PolicyResult, seeds []uint
 	var ds []float64
 	for k := range seeds {
 		wins[pa.Name][k], wins[pb.Name][k] = "-", "-"
-		d, bBetter, va, vb, ok := f(pa.Runs[k], pb.Runs[k])
-		if !ok {
+		p := f.pairs[k]
+		if math.IsNaN(p.Diff) {
 			res.missing = append(res.missing, fmt.Sprint(seeds[k]))
 			continue
 		}
+		d := f.scale * p.Diff
 		res.n++
 		ds = append(ds, d)
 		winner := pa.Name
-		switch {
-		case d == 0:
+		switch p.Winner {
+		case 0:
 			res.ties++
-		case bBetter:
+		case 1:
 			res.bWins++
 			winner = pb.Name
 		default:
 			res.aWins++
 		}
-		tip := fmt.Sprintf("seed %d: %s %s, %s %s\nΔ %s %s", seeds[k], pa.Name, va, pb.Name, vb, signed(d), unit)
+		tip := fmt.Sprintf("seed %d: %s %s, %s %s\nΔ %s %s", seeds[k], pa.Name, f.format(p.Baseline), pb.Name, f.format(p.Policy), signed(d), unit)
 		wins[winner][k] = map[string]any{"value": round(d, 3), "tip": tip}
 	}
 	res.median = engine.Median(ds)

@@ -34,6 +34,7 @@ func DefaultPalette() *Palette {
 			"adaptive":      AccentColor,
 			"random":        "#868e96",
 			"p2c":           "#0c9a9a",
+			"weighted-rr":   "#ae3ec9",
 		},
 		further: []string{
 			"#e64980", "#8a7a00", "#9c6644", "#cc7a00",

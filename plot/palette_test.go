@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Colours of built-in policies are part of the project's look: figures
@@ -14,11 +16,16 @@ func TestBuiltInPolicyColors(t *testing.T) {
 	p := DefaultPalette()
 	want := map[string]string{
 		"round-robin": "#3b7ddd", "least-queue": "#2f9e44", "latency-aware": "#9061d6",
-		"adaptive": AccentColor, "random": "#868e96", "p2c": "#0c9a9a",
+		"adaptive": AccentColor, "random": "#868e96", "p2c": "#0c9a9a", "weighted-rr": "#ae3ec9",
 	}
 	for name, c := range want {
 		if got := p.Color(name); got != c {
 			t.Errorf("Color(%q) = %s, want %s", name, got, c)
+		}
+	}
+	for _, name := range engine.PolicyNames() {
+		if _, ok := p.fixed[name]; !ok {
+			t.Errorf("the built-in policy %s has no fixed colour in DefaultPalette", name)
 		}
 	}
 }

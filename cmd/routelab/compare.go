@@ -14,6 +14,7 @@ import (
 // compareConfig holds the flags of `routelab compare`.
 type compareConfig struct {
 	scenario      string
+	scenarioFile  string
 	policies      []string
 	seeds         int
 	firstSeed     uint64
@@ -29,6 +30,7 @@ type compareConfig struct {
 	json          bool
 	csv           bool
 	csvSummary    bool
+	paired        pairedFlags
 	figures       figureFiles
 }
 
@@ -37,16 +39,19 @@ func newCompareCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare",
 		Short: "Compare routing policies on a scenario over seeded runs",
-		Long: `Compare runs every policy on the same seeds of a scenario (common random numbers:
+		Long: fmt.Sprintf(`Compare runs every policy on the same seeds of a scenario (common random numbers:
 a seed's workload is identical for every policy) under the specification's protocol —
-10 seeds, 3 s warm-up, 12 s measurement — and prints per-policy medians across seeds with
-the observed p99 range.
+%d seeds, %g s warm-up, %g s measurement — and prints per-policy medians across seeds with
+the observed p99 range. --baseline NAME adds, beside that table, each policy's paired
+differences from NAME seed by seed: the mean, its 95%% interval, and the seeds each side won.
 
-Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
+`, engine.DefaultSeedCount, float64(engine.DefaultWarmup)/1000, float64(engine.DefaultMeasure)/1000) + `Scenarios: ` + strings.Join(engine.ScenarioNames(), ", ") + `
 Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		Example: `  routelab compare --scenario straggler
   routelab compare --scenario burst --rate 175 --heterogeneity high --json
-  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv`,
+  routelab compare --scenario steady --policies adaptive,p2c --seeds 30 --csv
+  routelab compare --scenario straggler --baseline latency-aware
+  routelab compare --scenario-file session.json   # a session saved by routelab console`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
@@ -58,8 +63,9 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
-	f.StringSliceVar(&cfg.policies, "policies", []string{"round-robin", "least-queue", "latency-aware", "adaptive"}, "comma-separated policies")
-	f.IntVar(&cfg.seeds, "seeds", 10, "number of seeds")
+	f.StringVar(&cfg.scenarioFile, "scenario-file", "", "a scenario file (JSON with a \"scenario\" object, as routelab console saves a session) instead of --scenario")
+	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies")
+	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
 	f.StringVar(&cfg.heterogeneity, "heterogeneity", "default", "replica speeds: default (8/11/16 ms) or high (6/11/24 ms)")
@@ -73,29 +79,19 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.BoolVar(&cfg.json, "json", false, "write the full comparison as JSON")
 	f.BoolVar(&cfg.csv, "csv", false, "write per-seed runs as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV")
-	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary")
+	cfg.paired.bind(cmd, true)
+	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
+	for _, other := range []string{"scenario", "rate", "heterogeneity", "speeds", "queue-cap", "trace"} {
+		cmd.MarkFlagsMutuallyExclusive("scenario-file", other) // the file says all of these
+	}
 	cfg.figures.bind(cmd, "comparison")
 }
 
 // experiment builds the engine experiment the flags describe.
 func (c *compareConfig) experiment() (engine.Experiment, error) {
-	scn, err := engine.BuiltinScenario(c.scenario, c.rate, engine.Heterogeneity(c.heterogeneity))
+	scn, err := c.buildScenario()
 	if err != nil {
 		return engine.Experiment{}, err
-	}
-	if len(c.speeds) > 0 {
-		scn.Speeds = c.speeds
-	}
-	scn.QueueCap = c.queueCap
-	if c.trace != "" {
-		data, err := os.ReadFile(c.trace)
-		if err != nil {
-			return engine.Experiment{}, err
-		}
-		if scn.Trace, err = engine.ReadTrace(strings.NewReader(string(data)), c.trace); err != nil {
-			return engine.Experiment{}, err
-		}
-		scn.Arrivals = engine.Replay
 	}
 	if c.seeds < 1 {
 		return engine.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer >= 1)", c.seeds)
@@ -103,9 +99,15 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 	if c.firstSeed < 1 {
 		return engine.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer >= 1)", c.firstSeed)
 	}
+	proto := engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo}
+	if c.scenarioFile != "" && proto.Validate() == nil {
+		if err := scn.Validate(proto.Horizon()); err != nil {
+			return engine.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
+		}
+	}
 	e := engine.Experiment{
 		Scenario: scn,
-		Protocol: engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo},
+		Protocol: proto,
 		Workers:  c.workers,
 		Keep:     c.keep(),
 	}
@@ -120,6 +122,38 @@ func (c *compareConfig) experiment() (engine.Experiment, error) {
 		e.Policies = append(e.Policies, p)
 	}
 	return e, nil
+}
+
+// buildScenario is the scenario file's, or the built-in scenario changed
+// by the flags.
+func (c *compareConfig) buildScenario() (engine.Scenario, error) {
+	if c.scenarioFile != "" {
+		data, err := os.ReadFile(c.scenarioFile)
+		if err != nil {
+			return engine.Scenario{}, err
+		}
+		f, err := engine.ParseScenarioFile(data, c.scenarioFile)
+		return f.Scenario, err
+	}
+	scn, err := engine.BuiltinScenario(c.scenario, c.rate, engine.Heterogeneity(c.heterogeneity))
+	if err != nil {
+		return engine.Scenario{}, err
+	}
+	if len(c.speeds) > 0 {
+		scn.Speeds = c.speeds
+	}
+	scn.QueueCap = c.queueCap
+	if c.trace != "" {
+		data, err := os.ReadFile(c.trace)
+		if err != nil {
+			return engine.Scenario{}, err
+		}
+		if scn.Trace, err = engine.ReadTrace(strings.NewReader(string(data)), c.trace); err != nil {
+			return engine.Scenario{}, err
+		}
+		scn.Arrivals = engine.Replay
+	}
+	return scn, nil
 }
 
 // keep is what the command keeps of each run: only its summary, so memory
@@ -137,6 +171,10 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	po, err := c.paired.options(cmd, specNames(e.Policies), len(e.Seeds))
+	if err != nil {
+		return err
+	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
 	ctx, stop := interruptible(cmd)
 	defer stop()
@@ -144,7 +182,13 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+	var p *engine.Paired
+	if po != nil {
+		if p, err = res.Paired(*po); err != nil {
+			return err
+		}
+	}
+	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
@@ -157,14 +201,34 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		})
 }
 
-func (c *compareConfig) write(w io.Writer, res *engine.Comparison) error {
+// write writes the comparison as the flags ask, with the paired statistics
+// p when --baseline asked for them (nil otherwise).
+func (c *compareConfig) write(w io.Writer, res *engine.Comparison, p *engine.Paired) error {
 	switch {
+	case c.json && p != nil:
+		return res.WriteJSONPaired(w, p)
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
 		return res.WriteCSV(w)
 	case c.csvSummary:
 		return engine.WriteCSV(w, res.SummaryRecords())
+	case c.paired.csv:
+		return p.WriteCSV(w)
 	}
-	return res.WriteText(w)
+	if err := res.WriteText(w); err != nil || p == nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return p.WriteText(w)
+}
+
+// specificationPolicyNames names the specification's four policies, the
+// default of --policies.
+func specificationPolicyNames() []string {
+	var names []string
+	for _, p := range engine.SpecificationPolicies() {
+		names = append(names, p.Name)
+	}
+	return names
 }

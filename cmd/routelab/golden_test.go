@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
+var update = flag.Bool("update", false, "rewrite testdata/golden and docs/cli.md from the current output")
 
 // The specification's model, frozen: every output below must keep its bytes
 // through any change that does not mean to change the model. -update

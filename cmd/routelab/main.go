@@ -3,6 +3,8 @@
 // the Jupyter kernel.
 package main
 
+//go:generate go test -run TestCLIReference -update .
+
 import (
 	"context"
 	"errors"
@@ -51,7 +53,7 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd(),
+	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newPoliciesCmd(), newConsoleCmd(),
 		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd(), newWorkerCmd())
 	return root
 }

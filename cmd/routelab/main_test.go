@@ -9,10 +9,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // runCLI runs one command line in process and returns stdout, stderr and the
@@ -341,6 +344,25 @@ func TestStudyFileErrors(t *testing.T) {
 		_, stderr, code := runCLI(t, "study", path)
 		if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 			t.Errorf("exit %d, stderr %q, want one line containing %q", code, stderr, c.want)
+		}
+	}
+}
+
+// routelab list names every built-in policy and scenario with what it does,
+// from the engine's registries.
+func TestListShowsTheRegistries(t *testing.T) {
+	out, stderr, code := runCLI(t, "list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, n := range engine.PolicyNames() {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(n) + `\s+` + regexp.QuoteMeta(engine.PolicyAbout(n)) + `$`).MatchString(out) {
+			t.Errorf("routelab list shows no line for policy %s:\n%s", n, out)
+		}
+	}
+	for _, n := range engine.ScenarioNames() {
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(n) + `\s+` + regexp.QuoteMeta(engine.ScenarioAbout(n)) + `$`).MatchString(out) {
+			t.Errorf("routelab list shows no line for scenario %s:\n%s", n, out)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,30 @@ func TestREADMEShowsTheGoldenTable(t *testing.T) {
 	shown = shown[:strings.Index(shown, "```")]
 	if want := readGolden(t, "compare-straggler-default.txt"); shown != want {
 		t.Errorf("README.md shows\n%s\nroutelab compare --scenario straggler prints\n%s", shown, want)
+	}
+}
+
+// The README's figure is what the command it names draws.
+func TestREADMEFigureIsTheCommandsOwn(t *testing.T) {
+	const command = "routelab compare --scenario straggler --svg straggler.svg"
+	if !strings.Contains(readme(t), "`"+command+"` draws it") {
+		t.Fatalf("README.md does not say %q draws its figure", command)
+	}
+	path := filepath.Join(t.TempDir(), "straggler.svg")
+	var stdout, stderr strings.Builder
+	if code := run(context.Background(), []string{"compare", "--scenario", "straggler", "--svg", path}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "docs", "images", "straggler.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s draws %d bytes that differ from docs/images/straggler.svg (%d bytes); run go generate ./internal/docgen", command, len(got), len(want))
 	}
 }
 

@@ -16,6 +16,7 @@ type studyConfig struct {
 	json    bool
 	csv     bool
 	workers int
+	paired  pairedFlags
 	figures figureFiles
 }
 
@@ -27,15 +28,20 @@ func newStudyCmd() *cobra.Command {
 		Long: `study selects Adaptive's exploration weight c on development seeds (mean per-run
 attainment, every condition weighted equally), then validates every policy on separate
 seeds. examples/study.json is the specification's protocol: 24 conditions, 6 weights,
-8 development seeds (1,152 runs) and 24 validation seeds (576 runs per policy).`,
+8 development seeds (1,152 runs) and 24 validation seeds (576 runs per policy).
+--baseline NAME adds the uncertainty: each score's standard error over seeds, the selection
+margin (selected minus runner-up weight) with its interval, and each validated policy's paired
+differences from NAME.`,
 		Example: `  routelab study examples/study.json
-  routelab study examples/study.json --csv > runs.csv`,
+  routelab study examples/study.json --csv > runs.csv
+  routelab study examples/study.json --baseline latency-aware`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
 	cmd.Flags().BoolVar(&cfg.json, "json", false, "write the configuration, scores and every run as JSON")
 	cmd.Flags().BoolVar(&cfg.csv, "csv", false, "write every run as CSV")
 	cmd.Flags().IntVar(&cfg.workers, "workers", 0, "parallel runs (0: one per CPU); results do not depend on it")
+	cfg.paired.bind(cmd, false)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
 	cfg.figures.bind(cmd, "study heat-map")
 	return cmd
@@ -50,26 +56,48 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err != nil {
 		return err
 	}
+	po, err := c.paired.options(cmd, sc.Policies, len(sc.ValidationSeeds))
+	if err != nil {
+		return err
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {
 		return err
 	}
-	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+	var p *engine.Paired
+	if po != nil {
+		if p, err = res.Paired(*po); err != nil {
+			return err
+		}
+	}
+	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
 }
 
-func (c *studyConfig) write(w io.Writer, res *engine.StudyResult) error {
+// write writes the study as the flags ask; with --baseline (p not nil) the
+// JSON and the text carry its uncertainty and the paired statistics.
+func (c *studyConfig) write(w io.Writer, res *engine.StudyResult, p *engine.Paired) error {
 	switch {
+	case c.json && p != nil:
+		return res.WriteJSONPaired(w, p)
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
 		return res.WriteCSV(w)
 	}
-	return writeStudyText(w, res)
+	if err := writeStudyText(w, res); err != nil || p == nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := res.WriteUncertainty(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return p.WriteText(w)
 }
 
 func writeStudyText(w io.Writer, res *engine.StudyResult) error {

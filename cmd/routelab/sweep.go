@@ -22,7 +22,7 @@ func newSweepCmd() *cobra.Command {
 		Use:   "sweep",
 		Short: "Compare policies across arrival rates (the queueing hockey stick)",
 		Long: `sweep runs a comparison at each arrival rate and reports per-policy summaries per rate.
-It takes every flag of compare except --rate.`,
+It takes every flag of compare except --rate; --baseline adds each point's paired statistics.`,
 		Example: `  routelab sweep --scenario steady --rates 50,100,150,200,250,300
   routelab sweep --scenario straggler --rates 100,175,250 --csv > sweep.csv`,
 		Args: cobra.NoArgs,
@@ -42,6 +42,10 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if len(c.rates) == 0 {
 		return fmt.Errorf("--rates: none given (want at least one rate)")
 	}
+	po, err := c.paired.options(cmd, specNames(e.Policies), len(e.Seeds))
+	if err != nil {
+		return err
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	res, err := engine.RunSweep(ctx, engine.Sweep{
@@ -52,26 +56,44 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := c.write(cmd.OutOrStdout(), res); err != nil {
+	var p *engine.SweepPaired
+	if po != nil {
+		if p, err = res.Paired(*po); err != nil {
+			return err
+		}
+	}
+	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
 }
 
-func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult) error {
+// write writes the sweep as the flags ask, with each point's paired
+// statistics p when --baseline asked for them (nil otherwise).
+func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult, p *engine.SweepPaired) error {
 	switch {
+	case c.json && p != nil:
+		return res.WriteJSONPaired(w, p)
 	case c.json:
 		return res.WriteJSON(w)
 	case c.csv:
 		return res.WriteCSV(w)
 	case c.csvSummary:
 		return engine.WriteCSV(w, res.SummaryRecords())
+	case c.paired.csv:
+		return p.WriteCSV(w)
 	}
-	for _, cmp := range res.Comparisons {
+	for i, cmp := range res.Comparisons {
 		if err := cmp.WriteText(w); err != nil {
 			return err
 		}
 		fmt.Fprintln(w)
+		if p != nil {
+			if err := p.Points[i].WriteText(w); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	return nil
 }

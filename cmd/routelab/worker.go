@@ -21,7 +21,7 @@ import (
 // made between cells (a live view).
 var (
 	_ worker.Positioner   = (*dsl.Session)(nil)
-	_ worker.Backgrounder = (*dsl.Session)(nil)
+	_ kernel.Backgrounder = (*dsl.Session)(nil)
 )
 
 // memoryLimitEnv bounds a worker's memory (a size in GOMEMLIMIT's syntax,

@@ -167,7 +167,7 @@ func (w *syncWriter) String() string {
 	return w.buf.String()
 }
 
-// writeNotebook writes a notebook of code cells.
+// writeNotebook writes a notebook of code cells for the routelab kernel.
 func writeNotebook(t *testing.T, path string, sources ...string) {
 	t.Helper()
 	var cells []any
@@ -175,7 +175,8 @@ func writeNotebook(t *testing.T, path string, sources ...string) {
 		cells = append(cells, map[string]any{"cell_type": "code", "id": fmt.Sprintf("c%d", i), "metadata": map[string]any{},
 			"outputs": []any{}, "execution_count": nil, "source": src})
 	}
-	data, _ := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": cells})
+	data, _ := json.Marshal(map[string]any{"nbformat": 4, "nbformat_minor": 5, "cells": cells, "metadata": map[string]any{
+		"kernelspec": map[string]string{"name": "routelab", "display_name": "Go (routelab)", "language": "go"}}})
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

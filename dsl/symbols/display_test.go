@@ -3,12 +3,14 @@ package symbols_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/dsl/symbols"
@@ -136,6 +138,7 @@ func displaySamples(t *testing.T) map[string][]any {
 	spec := lab.LatencyAware(lab.Alpha(0.3))
 	env := lab.Env{Context: context.Background, SVG: plot.NewSVGRenderer(1), Workers: 2}
 	palette, _ := plot.DefaultPalette().With("mine", "#123456")
+	paired := pairedValues(t, r)
 	return map[string][]any{
 		"lab.Comparison":  {r.cmp, *r.cmp},
 		"lab.Env":         {env, &env, lab.Background()},
@@ -143,7 +146,12 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.Event":       {lab.Slow(2, 5), lab.SetRate(240), lab.Fail(3)},
 		"lab.Figure":      {r.fig},
 		"lab.Hooks":       {lab.Hooks{Pick: func(*lab.View) int { return 1 }, Observe: func(int, float64) {}}},
+		"lab.LiveAction":  anys(r.actions),
+		"lab.LiveActions": {r.actions, r.live.Actions(), lab.LiveActions{}},
+		"lab.LiveOption":  {lab.Speed(1000), lab.Fastest()},
+		"lab.LiveView":    {r.live, *r.live, r.wideLive},
 		"lab.Option":      {lab.C(0.9), lab.Alpha(0.3), lab.Ceiling(80)},
+		"lab.Paired":      {r.cmp.Paired("latency-aware", "cost"), *r.cmp.Paired("latency-aware", "cost").Bootstrap()},
 		"lab.PolicySpec":  r.specs,
 		"lab.Replica":     {r.view.Replicas[0]},
 		"lab.RunResult":   {r.run},
@@ -158,6 +166,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Condition":       {r.study.Development[0].Condition},
 		"engine.Decision":        {r.decision, engine.Decision{Seq: 9, Rerouted: true, Eligible: 0}},
 		"engine.DemandKind":      {engine.TokenDemand},
+		"engine.Direction":       {engine.LowerIsBetter, engine.HigherIsBetter, engine.NoDirection},
 		"engine.DemandModel":     {engine.DefaultDemand(), engine.DemandModel{Kind: engine.LogNormalDemand, Mean: 11, CV: 0.5}},
 		"engine.Event":           {engine.Event{At: 5000, Kind: engine.EventSlow, Replica: 1, Value: 5}},
 		"engine.EventKind":       {engine.EventFail},
@@ -168,8 +177,17 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.RunSummary":      {r.run.RunSummary, engine.RunSummary{}},
 		"engine.Keep":            {engine.KeepRuns, engine.KeepSummaries},
 		"engine.PolicySwitch":    {engine.PolicySwitch{At: 4500, Policy: engine.LeastQueue()}},
+		"engine.ScenarioFile":    {engine.ScenarioFile{Scenario: r.wide}, engine.ScenarioFile{Scenario: r.wide, Session: recorded()}},
+		"engine.RecordedSession": {*recorded()},
+		"engine.NamedSwitch":     {engine.NamedSwitch{At: 4500.5, Policy: "least-queue"}},
+		"engine.SessionCounts":   {recorded().Counts},
 		"engine.LatencyStats":    {r.run.Latency, engine.Summarize(nil)},
+		"engine.Metric":          anys(engine.Metrics()),
 		"engine.Policy":          r.instances,
+		"engine.Paired":          {paired.cmp, *paired.cmp},
+		"engine.PairedMethod":    {engine.PairedT, engine.PairedBootstrap},
+		"engine.PairedOptions":   {engine.PairedOptions{Baseline: "latency-aware"}, engine.PairedOptions{Baseline: "a", Policies: []string{"b"}, Metrics: []string{"p99_ms"}, Method: engine.PairedBootstrap}},
+		"engine.PairedStat":      {paired.cmp.Stats[0], r.study.Margin},
 		"engine.PolicyEnv":       {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
 		"engine.PolicyKind":      {engine.PickerPolicy},
 		"engine.PolicyParam":     anys(spec.Params),
@@ -180,9 +198,12 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Replica":         {r.view.Replicas[1]},
 		"engine.ReplicaResult":   {r.run.PerReplica[0]},
 		"engine.ReplicaSnapshot": {r.snapshot.Replicas[0]},
+		"engine.RequestSnapshot": {r.snapshot.Replicas[0].Requests[0]},
 		"engine.RunResult":       {r.run.RunResult, r.wideRun},
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
+		"engine.SummaryKind":     {engine.SummaryMedian | engine.SummaryRange, engine.SummaryKind(0)},
+		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], engine.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},
 		"engine.Simulator":       {r.sim, *r.sim},
@@ -193,6 +214,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Summary":         {r.cmp.Policies[1].Summary},
 		"engine.Sweep":           {engine.Sweep{XLabel: "rate", Points: engine.RateSweep(r.wide, 100, 200), Policies: r.specList, Progress: func(int, int) {}}},
 		"engine.SweepPoint":      {engine.RateSweep(r.wide, 150)[0]},
+		"engine.SweepPaired":     {paired.sweep},
 		"engine.SweepResult":     {r.sweep.SweepResult},
 		"engine.Timeline":        {r.run.RunResult.Timeline},
 		"engine.TimelinePoint":   {r.run.RunResult.Timeline.Points[200], r.wideRun.Timeline.Points[1]},
@@ -218,6 +240,25 @@ func displaySamples(t *testing.T) map[string][]any {
 	}
 }
 
+// pairedSamples are paired statistics of the sample comparison and sweep.
+type pairedSamples struct {
+	cmp   *engine.Paired
+	sweep *engine.SweepPaired
+}
+
+func pairedValues(t *testing.T, r *realValues) pairedSamples {
+	t.Helper()
+	var p pairedSamples
+	var err error
+	if p.cmp, err = r.cmp.Comparison.Paired(engine.PairedOptions{Baseline: "latency-aware", Policies: []string{"cost"}}); err != nil {
+		t.Fatal(err)
+	}
+	if p.sweep, err = r.sweep.SweepResult.Paired(engine.PairedOptions{Baseline: "least-queue"}); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // realValues are the results of real runs the samples are taken from.
 type realValues struct {
 	scn            *lab.Scenario
@@ -237,6 +278,8 @@ type realValues struct {
 	sim            *engine.Simulator
 	snapshot       engine.Snapshot
 	decision       engine.Decision
+	live, wideLive *lab.LiveView
+	actions        lab.LiveActions
 }
 
 func newRealValues(t *testing.T) *realValues {
@@ -245,7 +288,7 @@ func newRealValues(t *testing.T) *realValues {
 	spy := lab.Picker("spy", func(v *lab.View) int { r.view = copyView(v); return v.Eligible[0].ID })
 	stateful := lab.Stateful("stateful", func() lab.Hooks { return lab.Hooks{Pick: func(v *lab.View) int { return v.Eligible[0].ID }} })
 	cost := lab.Policy("cost", func(rep lab.Replica) float64 { return float64(rep.Outstanding) })
-	r.specList = []engine.PolicySpec{lab.RoundRobin(), lab.LeastQueue(), lab.LatencyAware(), lab.Adaptive(lab.C(0.1)), lab.Random(), lab.P2C(), cost, spy, stateful}
+	r.specList = []engine.PolicySpec{lab.RoundRobin(), lab.LeastQueue(), lab.LatencyAware(), lab.Adaptive(lab.C(0.1)), lab.Random(), lab.P2C(), lab.WeightedRR(), cost, spy, stateful}
 	r.cmp = lab.Compare(r.scn, r.specList...)
 	r.run = lab.Run(r.scn, lab.Adaptive(), 3)
 	r.sweep = lab.Sweep(lab.Steady().Seeds(2).Measure(2), []float64{100, 200}, lab.LeastQueue(), lab.RoundRobin())
@@ -315,6 +358,11 @@ func (r *realValues) liveValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.snapshot = r.sim.Snapshot()
+	// Live views outside a session run to their end at once.
+	r.live = lab.Live(lab.Failure().Rate(150), lab.Adaptive(), 1)
+	r.live.Wait(2 * time.Second)
+	r.actions = append(r.live.At(3, lab.Slow(1, 5)), r.live.Burst(2, 3*time.Second), r.live.Use(lab.LeastQueue()))
+	r.wideLive = lab.Live(lab.NewScenario("wide").Speeds(r.wideSpeeds...).Rate(5000).Measure(1).Warmup(0), lab.LeastQueue(), 1)
 }
 
 func anys[T any](xs []T) []any {
@@ -387,4 +435,15 @@ res := lab.Compare(scn, lab.LatencyAware(), spy)`)
 	if strings.Count(b.Text(), "arrivals →") != 2 {
 		t.Errorf("a slice of runs shows %q", b.Text())
 	}
+}
+
+// recorded is a recorded session that switched policy many times (a list
+// to cut).
+func recorded() *engine.RecordedSession {
+	r := &engine.RecordedSession{Seed: 7, Policy: "adaptive", Until: 42500.5,
+		Counts: engine.SessionCounts{Arrivals: 4301, Completed: 4210, Shed: 40, Unfinished: 51}}
+	for i := range 30 {
+		r.Switches = append(r.Switches, engine.NamedSwitch{At: float64(1000 * (i + 1)), Policy: []string{"least-queue", "adaptive"}[i%2]})
+	}
+	return r
 }

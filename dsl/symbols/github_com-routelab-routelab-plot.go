@@ -19,6 +19,7 @@ func init() {
 		"DefaultPalette":   reflect.ValueOf(plot.DefaultPalette),
 		"EChartsVersion":   reflect.ValueOf(constant.MakeFromLiteral("\"5.4.3\"", token.STRING, 0)),
 		"ErrNoChromium":    reflect.ValueOf(&plot.ErrNoChromium).Elem(),
+		"EvaluatePage":     reflect.ValueOf(plot.EvaluatePage),
 		"EventMarks":       reflect.ValueOf(plot.EventMarks),
 		"LatencyCDF":       reflect.ValueOf(plot.LatencyCDF),
 		"LibraryJS":        reflect.ValueOf(plot.LibraryJS),

@@ -54,14 +54,19 @@ func NewSession(opts dsl.Options) (*dsl.Session, error) {
 
 // bindLab replaces lab's package-level entry points with versions bound to
 // the session: their runs stop as soon as the cell is interrupted (before
-// the interpreter is stopped), figures share one SVG renderer, and scripted
+// the interpreter is stopped), figures share one SVG renderer, scripted
 // policies call back into cells through the session (serialised, with
-// math/rand seeded by the run).
+// math/rand seeded by the run), and live views display through the session
+// (updating between cells, running to their end at once when headless)
+// and end when it is interrupted.
 func bindLab(h dsl.Host) map[string]reflect.Value {
 	env := &lab.Env{
-		Context:  h.Context,
-		SVG:      plot.NewSVGRenderer(1),
-		Callback: func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+		Context:    h.Context,
+		SVG:        plot.NewSVGRenderer(1),
+		Callback:   func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+		Display:    h.DisplayWithID,
+		Headless:   h.Headless,
+		Background: h.Background,
 	}
 	return map[string]reflect.Value{
 		"Compare":  reflect.ValueOf(env.Compare),
@@ -72,5 +77,6 @@ func bindLab(h dsl.Host) map[string]reflect.Value {
 		"Policy":   reflect.ValueOf(env.Policy),
 		"Picker":   reflect.ValueOf(env.Picker),
 		"Stateful": reflect.ValueOf(env.Stateful),
+		"Live":     reflect.ValueOf(env.Live),
 	}
 }

@@ -27,7 +27,7 @@ const (
 // child is one worker process.
 type child struct {
 	log        *log.Logger
-	background display.Sink
+	background func() display.Sink // where output outside a cell goes
 	onEnd      func(*child)
 
 	cmd    *exec.Cmd
@@ -55,8 +55,8 @@ type call struct {
 }
 
 // startChild starts a worker process; onEnd runs once it has ended.
-func startChild(cfg Config, l *log.Logger, onEnd func(*child)) *child {
-	c := &child{log: l, background: cfg.Background, onEnd: onEnd,
+func startChild(cfg Config, background func() display.Sink, onEnd func(*child)) *child {
+	c := &child{log: cfg.Log, background: background, onEnd: onEnd,
 		ready: make(chan struct{}), dead: make(chan struct{}), calls: map[uint64]*call{}}
 	go c.run(cfg)
 	return c
@@ -201,7 +201,7 @@ func (c *child) output(ev event) {
 	}
 	c.mu.Unlock()
 	if to == nil {
-		to = c.background
+		to = c.background()
 	}
 	if to == nil {
 		c.log.Printf("worker %d: dropped %s output sent outside a cell", c.pid(), ev.Type)

@@ -11,7 +11,7 @@ import (
 // protocolVersion is announced by every worker, so a kernel never talks to a
 // worker binary that speaks another protocol (the executable replaced by a
 // newer build while the kernel ran).
-const protocolVersion = 1
+const protocolVersion = 2
 
 // Request operations, kernel to worker.
 const (
@@ -28,6 +28,9 @@ type request struct {
 	Op     string `json:"op"`
 	Code   string `json:"code,omitempty"`
 	Cursor int    `json:"cursor,omitempty"`
+	// Headless: an execute whose output nobody watches change (its sink
+	// said so; see display.Headless).
+	Headless bool `json:"headless,omitempty"`
 }
 
 // Event types, worker to kernel.

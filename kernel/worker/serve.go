@@ -31,13 +31,6 @@ type Positioner interface {
 	SetPositionHook(func(line, col int))
 }
 
-// Backgrounder is an Interpreter that shows output outside a running cell
-// (a live view updating between cells). The worker gives it a sink whose
-// output reaches the kernel's Config.Background.
-type Backgrounder interface {
-	SetBackgroundSink(display.Sink)
-}
-
 // Serve is the worker side of the protocol: it creates the interpreter with
 // start, announces it (or why it could not be created), then answers the
 // requests read from in, writing events to out, until in ends: the kernel
@@ -83,7 +76,7 @@ func (s *server) hooks() {
 	if p, ok := s.interp.(Positioner); ok {
 		p.SetPositionHook(s.positioned)
 	}
-	if b, ok := s.interp.(Backgrounder); ok {
+	if b, ok := s.interp.(kernel.Backgrounder); ok {
 		b.SetBackgroundSink(sink{s: s})
 	}
 }
@@ -152,7 +145,8 @@ func (s *server) execute(r request, done chan struct{}) {
 	ev := event{ID: r.ID, Type: evResult}
 	var v display.Bundle
 	var err error
-	if perr := s.guard("execute", func() { v, err = s.interp.Execute(s.ctx, r.Code, sink{s: s, id: r.ID}) }); perr != nil {
+	k := sink{s: s, id: r.ID, headless: r.Headless}
+	if perr := s.guard("execute", func() { v, err = s.interp.Execute(s.ctx, r.Code, k) }); perr != nil {
 		err = &display.Error{Name: "InternalError", Value: perr.Error()}
 	}
 	switch {
@@ -227,10 +221,14 @@ func displayError(err error) *display.Error {
 }
 
 // sink sends a cell's output to the kernel; id 0 is output outside a cell.
+// It is headless when the kernel's sink for the cell is.
 type sink struct {
-	s  *server
-	id uint64
+	s        *server
+	id       uint64
+	headless bool
 }
+
+func (k sink) Headless() bool { return k.headless }
 
 func (k sink) Stream(name, text string) {
 	k.s.reply(event{ID: k.id, Type: evStream, Name: name, Text: text})

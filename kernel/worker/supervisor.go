@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/routelab/routelab/display"
@@ -41,7 +42,7 @@ type Config struct {
 	// the worker's memory limit.
 	OutOfMemoryHint string
 	// Background receives output a worker sends outside any running cell
-	// (nil: logged and dropped).
+	// (nil: logged and dropped); SetBackgroundSink replaces it.
 	Background display.Sink
 }
 
@@ -51,7 +52,8 @@ type Config struct {
 // cell runs in it; a worker that dies while no cell runs is replaced too,
 // and the next cell says so before it runs.
 type Supervisor struct {
-	cfg Config
+	cfg        Config
+	background atomic.Pointer[display.Sink] // Config.Background, or what SetBackgroundSink set
 
 	exec sync.Mutex // Execute calls, one at a time
 
@@ -67,7 +69,10 @@ type death struct {
 	reason string
 }
 
-var _ kernel.Interpreter = (*Supervisor)(nil)
+var (
+	_ kernel.Interpreter  = (*Supervisor)(nil)
+	_ kernel.Backgrounder = (*Supervisor)(nil)
+)
 
 // New returns a supervisor; no worker runs until Start or the first call.
 func New(cfg Config) *Supervisor {
@@ -80,7 +85,23 @@ func New(cfg Config) *Supervisor {
 	if cfg.LogName == "" {
 		cfg.LogName = "the kernel's log"
 	}
-	return &Supervisor{cfg: cfg}
+	s := &Supervisor{cfg: cfg}
+	if cfg.Background != nil {
+		s.SetBackgroundSink(cfg.Background)
+	}
+	return s
+}
+
+// SetBackgroundSink makes sink receive the output workers send outside any
+// running cell, from now on (kernel.Serve sets its own).
+func (s *Supervisor) SetBackgroundSink(sink display.Sink) { s.background.Store(&sink) }
+
+// backgroundSink is where output outside a cell goes, nil when nowhere.
+func (s *Supervisor) backgroundSink() display.Sink {
+	if p := s.background.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Start starts a worker in the background, so that it is ready by the
@@ -89,9 +110,11 @@ func (s *Supervisor) Start() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed && s.cur == nil {
-		s.cur = startChild(s.cfg, s.cfg.Log, s.ended)
+		s.cur = s.startChild()
 	}
 }
+
+func (s *Supervisor) startChild() *child { return startChild(s.cfg, s.backgroundSink, s.ended) }
 
 // ended runs when a worker process has ended. A worker that was serving
 // is replaced at once; one that never became ready is not (its failure is
@@ -104,7 +127,7 @@ func (s *Supervisor) ended(c *child) {
 	}
 	s.cfg.Log.Printf("worker %d died: %s; starting a fresh session", c.pid(), c.reason)
 	s.lost = &death{c: c, reason: c.reason}
-	s.cur = startChild(s.cfg, s.cfg.Log, s.ended)
+	s.cur = s.startChild()
 }
 
 // Execute runs a cell in the current worker, starting one if none runs.
@@ -143,7 +166,8 @@ func (s *Supervisor) send(ctx context.Context, code string, sink display.Sink) (
 			sink.Stream("stderr", fmt.Sprintf("[routelab: the session died while no cell was running (%s); "+
 				"a fresh session was started, and the variables of earlier cells are lost]\n", s.explain(d.reason)))
 		}
-		k, err := c.request(request{Op: opExecute, Code: code}, sink)
+		hl, ok := sink.(display.Headless)
+		k, err := c.request(request{Op: opExecute, Code: code, Headless: ok && hl.Headless()}, sink)
 		if err == nil {
 			return c, k, nil
 		}
@@ -173,7 +197,7 @@ func (s *Supervisor) worker(ctx context.Context) (*child, error) {
 		return nil, &display.Error{Name: "SessionError", Value: "the session is closed"}
 	}
 	if s.cur == nil || s.cur.ended() {
-		s.cur = startChild(s.cfg, s.cfg.Log, s.ended)
+		s.cur = s.startChild()
 	}
 	c := s.cur
 	s.mu.Unlock()

@@ -201,6 +201,42 @@ func TestOutputOutsideACellReachesTheBackgroundSink(t *testing.T) {
 	}
 }
 
+// A background sink set on a running supervisor (kernel.Serve sets its
+// own) receives what the worker it already runs sends outside any cell.
+func TestSetBackgroundSinkReachesTheRunningWorker(t *testing.T) {
+	h := supervise(t, "serve", nil)
+	h.pid(t)
+	bg := &recorder{}
+	h.SetBackgroundSink(bg)
+	if _, _, err := run(t, h, "later tock"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); bg.String() == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	}
+	if bg.String() != "stdout:tock\n" {
+		t.Errorf("background sink got %q", bg.String())
+	}
+}
+
+// headlessRecorder is the sink of a headless run (routelab run, nbclient).
+type headlessRecorder struct{ recorder }
+
+func (*headlessRecorder) Headless() bool { return true }
+
+// Whether a cell's sink is headless reaches the session in the worker.
+func TestHeadlessReachesTheWorker(t *testing.T) {
+	h := supervise(t, "serve", nil)
+	for _, c := range []struct {
+		sink display.Sink
+		want string
+	}{{&recorder{}, "false"}, {&headlessRecorder{}, "true"}} {
+		v, err := h.Execute(context.Background(), "headless", c.sink)
+		if err != nil || v.Text() != c.want {
+			t.Errorf("sink %T: the worker's cell says headless %q (%v), want %s", c.sink, v.Text(), err, c.want)
+		}
+	}
+}
+
 func TestAWorkerThatCannotStartIsReported(t *testing.T) {
 	h := supervise(t, "fail-start", nil)
 	for range 2 { // and again: each cell tries a fresh start

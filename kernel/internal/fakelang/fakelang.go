@@ -18,6 +18,9 @@
 //	svg | png       display a small image
 //	show ID TEXT    display TEXT under display id ID
 //	update ID TEXT  replace the display with id ID
+//	later D ID TEXT after duration D, replace display ID with TEXT from
+//	                outside the cell (through the background sink)
+//	headless        the cell's value is whether its sink is headless
 //	clear [wait]    clear the cell's output
 //	fail TEXT       fail with EchoError: TEXT
 //	sleep DURATION  wait, or stop early when interrupted
@@ -45,9 +48,17 @@ import (
 
 // Session is one interpreter session; its variables survive interrupts.
 type Session struct {
-	mu        sync.Mutex
-	vars      map[string]string
-	interrupt chan struct{} // closed to interrupt the running cell
+	mu         sync.Mutex
+	vars       map[string]string
+	interrupt  chan struct{} // closed to interrupt the running cell
+	background display.Sink  // output outside a cell (SetBackgroundSink)
+}
+
+// SetBackgroundSink gives the session where output outside a cell goes.
+func (s *Session) SetBackgroundSink(sink display.Sink) {
+	s.mu.Lock()
+	s.background = sink
+	s.mu.Unlock()
 }
 
 // New returns an empty session.
@@ -57,7 +68,7 @@ func New() *Session {
 
 // keywords are the statement words, for completion and inspection.
 func keywords() []string {
-	return []string{"clear", "echo", "eprint", "fail", "html", "json", "loop", "md", "panic", "png", "print", "show", "sleep", "svg", "update", "write"}
+	return []string{"clear", "echo", "eprint", "fail", "headless", "html", "json", "later", "loop", "md", "panic", "png", "print", "show", "sleep", "svg", "update", "write"}
 }
 
 // Execute runs the cell's lines in order, stopping at the first failure.
@@ -151,6 +162,11 @@ func (s *Session) statement(ctx context.Context, stop chan struct{}, line string
 	case "show", "update":
 		id, text, _ := strings.Cut(rest, " ")
 		sink.Display(display.Bundle{display.TextPlain: text}, id, word == "update")
+	case "later":
+		return nil, s.later(rest)
+	case "headless":
+		h, ok := sink.(display.Headless)
+		return display.Bundle{display.TextPlain: fmt.Sprint(ok && h.Headless())}, nil
 	case "clear":
 		sink.Clear(rest == "wait")
 	case "fail":
@@ -178,6 +194,27 @@ func (s *Session) statement(ctx context.Context, stop chan struct{}, line string
 		return nil, namedError{"SyntaxError", fmt.Sprintf("unknown statement %q", line)}
 	}
 	return nil, nil
+}
+
+// later schedules "D ID TEXT": an update of display ID outside the cell.
+func (s *Session) later(args string) error {
+	f := strings.SplitN(args, " ", 3)
+	if len(f) < 3 {
+		return namedError{"SyntaxError", fmt.Sprintf("later %q: want a duration, a display id and text", args)}
+	}
+	d, err := time.ParseDuration(f[0])
+	if err != nil {
+		return namedError{"SyntaxError", fmt.Sprintf("later %q: %v", args, err)}
+	}
+	time.AfterFunc(d, func() {
+		s.mu.Lock()
+		bg := s.background
+		s.mu.Unlock()
+		if bg != nil {
+			bg.Display(display.Bundle{display.TextPlain: f[2]}, f[1], true)
+		}
+	})
+	return nil
 }
 
 // unescape turns the two-character sequences \n, \r and \t into the characters.

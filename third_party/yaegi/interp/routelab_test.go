@@ -3,6 +3,9 @@ package interp_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -425,4 +428,26 @@ func TestRoutelabPackageMultiValueVar(t *testing.T) {
 		{src: "package main\n\nfunc r2() (int, int) { return 1, 2 }\n\nvar a, b int = r2()\n\nvar c = a + b\n\nfunc main() {}"},
 		{src: "c", want: "3"},
 	})
+}
+
+// Every routelab test of the interpreter is listed in ROUTELAB.md with the
+// change it covers.
+func TestRoutelabChangesAreListed(t *testing.T) {
+	table, err := os.ReadFile(filepath.Join("..", "ROUTELAB.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("routelab_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := regexp.MustCompile(`(?m)^func (TestRoutelab\w+)\(`).FindAllStringSubmatch(string(src), -1)
+	if len(tests) < 10 {
+		t.Fatalf("found %d TestRoutelab functions", len(tests))
+	}
+	for _, m := range tests {
+		if m[1] != "TestRoutelabChangesAreListed" && !strings.Contains(string(table), "`"+m[1]+"`") {
+			t.Errorf("%s is not in ROUTELAB.md's table: add the change it covers", m[1])
+		}
+	}
 }

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The metric table and a run's record name the same metrics, in the same
+// order, with the same values: every metric for a run of the serving model,
+// the specification's alone for a run of its model.
+func TestMetricsMatchRunRecord(t *testing.T) {
+	spec := mustRun(t, RunSpec{Scenario: mustScenario(t, "straggler", DefaultRate, DefaultHeterogeneity), Policy: Adaptive(DefaultAdaptiveParams()), Seed: 3, Protocol: DefaultProtocol()})
+	serving := mustRun(t, RunSpec{Scenario: richServing(9), Policy: LeastQueue(), Seed: 3, Protocol: richExperiment().Protocol})
+	for _, r := range []*RunSummary{&spec.RunSummary, &serving.RunSummary} {
+		var metrics []Metric
+		for _, m := range Metrics() {
+			if m.Has(r) {
+				metrics = append(metrics, m)
+			}
+		}
+		if want := len(Metrics()) - len(servingMetrics()); r.Serving == nil && len(metrics) != want {
+			t.Errorf("a run of the specification's model has %d metrics, want %d", len(metrics), want)
+		}
+		if r.Serving != nil && len(metrics) != len(Metrics()) {
+			t.Errorf("a serving run has %d metrics, want all %d", len(metrics), len(Metrics()))
+		}
+		checkRecord(t, r, metrics)
+	}
+	for _, k := range PairedMetricKeys() {
+		if m, err := MetricByKey(k); err != nil || m.Better == NoDirection {
+			t.Errorf("paired metric %q: %v, direction %v", k, err, m.Better)
+		}
+	}
+}
+
+// A metric of an opt-in model is left out of the records and summaries of
+// runs that do not have it, so their bytes do not change; a run that has
+// it shows it, and its summary reports it.
+func TestOptInMetricsLeaveOtherRecordsAlone(t *testing.T) {
+	base := Metrics()
+	extra := Metric{Key: "ttft_ms", Name: "TTFT", Unit: "ms", Better: LowerIsBetter, About: "time to first token",
+		Summary: SummaryMedian | SummaryRange, value: func(r *RunSummary) float64 { return float64(r.Seed) * 10 },
+		has: func(r *RunSummary) bool { return r.Seed > 1 }}
+	with := append(slices.Clone(base), extra)
+	without := &RunSummary{Policy: "p", Seed: 1, Latency: LatencyStats{P99: 12}}
+	having := &RunSummary{Policy: "p", Seed: 3, Latency: LatencyStats{P99: 14}}
+	if got, want := fmt.Sprint(runRecord(without, with)), fmt.Sprint(runRecord(without, base)); got != want {
+		t.Errorf("a run without the metric: record %s, want %s", got, want)
+	}
+	rec := runRecord(having, with)
+	if last := rec[len(rec)-1]; last.Name != "ttft_ms" || last.Value != 30.0 {
+		t.Errorf("a run with the metric ends its record with %v", last)
+	}
+	plain := summariseWith([]RunSummary{*without}, with)
+	if got, want := fmt.Sprint(summaryRecord("p", plain, with)), fmt.Sprint(summaryRecord("p", summariseWith([]RunSummary{*without}, base), base)); got != want {
+		t.Errorf("a summary of runs without the metric: %s, want %s", got, want)
+	}
+	mixed := summariseWith([]RunSummary{*without, *having}, with)
+	names := fmt.Sprint(summaryRecord("p", mixed, with))
+	if !strings.Contains(names, "median_ttft_ms = 30.0 ttft_min_ms = 30.0 ttft_max_ms = 30.0 mean_attainment") {
+		t.Errorf("a summary with the metric: %s", names)
+	}
+}
+
+func checkRecord(t *testing.T, r *RunSummary, metrics []Metric) {
+	t.Helper()
+	rec := RunRecord(r)
+	var names []string
+	for _, f := range rec {
+		names = append(names, f.Name)
+	}
+	at := slices.Index(names, "cohort_arrivals")
+	for i, m := range metrics {
+		if at+i >= len(rec) || rec[at+i].Name != m.Key {
+			t.Fatalf("metric %d is %q; the record's field there is %v", i, m.Key, rec[min(at+i, len(rec)-1)])
+		}
+		want := rec[at+i].Value
+		if n, ok := want.(int); ok {
+			want = float64(n)
+		}
+		got := m.Of(r)
+		if f, ok := want.(float64); !ok || (got != f && !(math.IsNaN(got) && math.IsNaN(f))) {
+			t.Errorf("%s: metric gives %v, record %v", m.Key, got, want)
+		}
+	}
+	if at+len(metrics) != len(rec) {
+		t.Errorf("the record has %d fields after cohort_arrivals, the metric table %d", len(rec)-at, len(metrics))
+	}
+}

@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// How paired statistics are written: one record per policy and metric,
+// shared by JSON and CSV; the text and HTML tables read the same columns.
+
+// Record flattens the statistic: the metric, the two policies and the
+// method, then the figures.
+func (s PairedStat) Record() []Field {
+	return []Field{
+		{"metric", s.Metric.Key}, {"unit", s.Metric.Unit}, {"better", s.Metric.Better.String()},
+		{"baseline", s.Baseline}, {"policy", s.Policy}, {"method", string(s.Method)}, {"level", PairedLevel},
+		{"seeds", s.Seeds}, {"seeds_left_out", len(s.Pairs) - s.Seeds},
+		{"baseline_mean", s.BaselineMean}, {"policy_mean", s.PolicyMean},
+		{"diff_mean", s.DiffMean}, {"std_err", s.StdErr}, {"ci_low", s.CILow}, {"ci_high", s.CIHigh},
+		{"wins", s.Wins}, {"losses", s.Losses}, {"ties", s.Ties},
+		{"unpaired_ci_low", s.UnpairedLow}, {"unpaired_ci_high", s.UnpairedHigh},
+		{"unpaired_width_ratio", s.WidthRatio}, {"verdict", s.Verdict()},
+	}
+}
+
+// Records flattens every statistic, policy by policy, metric by metric.
+func (p *Paired) Records() [][]Field {
+	out := make([][]Field, len(p.Stats))
+	for i, s := range p.Stats {
+		out[i] = s.Record()
+	}
+	return out
+}
+
+// WriteCSV writes one row per policy and metric.
+func (p *Paired) WriteCSV(w io.Writer) error { return WriteCSV(w, p.Records()) }
+
+// WriteJSON writes what was compared and the statistics under "paired".
+func (p *Paired) WriteJSON(w io.Writer) error {
+	return writeIndented(w, jsonObject{
+		{"label", p.Label}, {"baseline", p.Baseline}, {"method", string(p.Method)}, {"level", PairedLevel},
+		{"seeds", p.Seeds}, {"paired", records(p.Records())},
+	})
+}
+
+// WriteJSONPaired writes the comparison as WriteJSON does, with the paired
+// statistics under "paired" between the summaries and the runs.
+func (c *Comparison) WriteJSONPaired(w io.Writer, p *Paired) error {
+	return writeIndented(w, insertBefore(c.object(), "runs", Field{"paired", records(p.Records())}))
+}
+
+// insertBefore returns o with f inserted before the field named key (at the
+// end when there is none).
+func insertBefore(o jsonObject, key string, f Field) jsonObject {
+	for i := range o {
+		if o[i].Name == key {
+			return append(o[:i:i], append(jsonObject{f}, o[i:]...)...)
+		}
+	}
+	return append(o, f)
+}
+
+// pairedColumn is a column of a paired table, after the policy and the
+// metric: the text and HTML tables both read pairedColumns.
+type pairedColumn struct {
+	head string
+	cell func(PairedStat) string
+}
+
+func pairedColumns() []pairedColumn {
+	return []pairedColumn{
+		{"seeds", func(s PairedStat) string { return fmt.Sprint(s.Seeds) }},
+		{"mean Δ", func(s PairedStat) string { return s.Metric.diffText(s.DiffMean) }},
+		{"95 % CI", func(s PairedStat) string { return s.Metric.intervalText(s.CILow, s.CIHigh) }},
+		{"wins", func(s PairedStat) string { return fmt.Sprint(s.Wins) }},
+		{"losses", func(s PairedStat) string { return fmt.Sprint(s.Losses) }},
+		{"ties", func(s PairedStat) string { return fmt.Sprint(s.Ties) }},
+		{"÷ unpaired", func(s PairedStat) string { return Dash("%.2f", s.WidthRatio) }},
+		{"verdict", PairedStat.Verdict},
+	}
+}
+
+// tableRows returns the paired table's header and a row per statistic.
+func (p *Paired) tableRows() (head []string, rows [][]string) {
+	cols := pairedColumns()
+	head = []string{"policy", "metric"}
+	for _, c := range cols {
+		head = append(head, c.head)
+	}
+	for _, s := range p.Stats {
+		row := []string{s.Policy, s.Metric.Label()}
+		for _, c := range cols {
+			row = append(row, c.cell(s))
+		}
+		rows = append(rows, row)
+	}
+	return head, rows
+}
+
+// headline says what the table compares and how.
+func (p *Paired) headline() string {
+	return fmt.Sprintf("paired against %s on %s: policy − baseline on each seed's identical workload, %d seeds; mean and 95 %% %s",
+		p.Baseline, p.Label, len(p.Seeds), p.Method.describe())
+}
+
+const pairedNote = "wins, losses, ties: seeds where the policy did better than, worse than, the same as the baseline; " +
+	"÷ unpaired: the paired t-interval's width over Welch's interval of the two samples taken as independent"
+
+// WriteText writes the paired table: its headline, a row per policy and
+// metric, and what the columns mean.
+func (p *Paired) WriteText(w io.Writer) error {
+	fmt.Fprintln(w, p.headline())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head, rows := p.tableRows()
+	for _, r := range append([][]string{head}, rows...) {
+		// The verdict is text: left-aligned after the last tab stop.
+		fmt.Fprintln(tw, strings.Join(r[:len(r)-1], "\t")+"\t  "+r[len(r)-1])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, pairedNote)
+	return err
+}
+
+// diffText formats a difference in the unit its label names, signed.
+func (m Metric) diffText(x float64) string {
+	scale, unit := m.scale(true)
+	return Dash("%+."+decimals(unit)+"f", scale*x)
+}
+
+// intervalText formats an interval of differences.
+func (m Metric) intervalText(lo, hi float64) string {
+	if !finite(lo) || !finite(hi) {
+		return "—"
+	}
+	return "[" + m.diffText(lo) + ", " + m.diffText(hi) + "]"
+}
+
+// decimals is how many decimals a difference in unit shows.
+func decimals(unit string) string {
+	if unit == "pp" || unit == "req/s" {
+		return "2"
+	}
+	return "1"
+}
+
+// SweepPaired is a paired comparison at every point of a sweep: the
+// uncertainty of each point's differences.
+type SweepPaired struct {
+	XLabel string
+	XName  string
+	X      []float64
+	Points []*Paired
+}
+
+// Paired compares policies with a baseline at every point of the sweep.
+func (s *SweepResult) Paired(o PairedOptions) (*SweepPaired, error) {
+	out := &SweepPaired{XLabel: s.XLabel, XName: s.XName}
+	for i, c := range s.Comparisons {
+		p, err := c.Paired(o)
+		if err != nil {
+			return nil, err
+		}
+		p.Label = s.Points[i].Label
+		out.X = append(out.X, s.Points[i].X)
+		out.Points = append(out.Points, p)
+	}
+	return out, nil
+}
+
+// Records flattens every point's statistics, the point's x value first.
+func (p *SweepPaired) Records() [][]Field {
+	var out [][]Field
+	for i, pt := range p.Points {
+		for _, rec := range pt.Records() {
+			out = append(out, append([]Field{{p.XName, p.X[i]}}, rec...))
+		}
+	}
+	return out
+}
+
+// WriteCSV writes one row per point, policy and metric.
+func (p *SweepPaired) WriteCSV(w io.Writer) error { return WriteCSV(w, p.Records()) }
+
+// WriteText writes each point's paired table.
+func (p *SweepPaired) WriteText(w io.Writer) error {
+	for _, pt := range p.Points {
+		if err := pt.WriteText(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}

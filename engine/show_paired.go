@@ -1,0 +1,135 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Displays of paired statistics (see show.go): a paired comparison shows
+// its table, a statistic its figures and seeds, with the verdict in words.
+
+// String is the paired table as text.
+func (p Paired) String() string {
+	var b strings.Builder
+	_ = p.WriteText(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// HTML shows the paired table (the text table's columns).
+func (p Paired) HTML() string {
+	head, rows := p.tableRows()
+	sh := sheet{title: p.headline(), note: pairedNote}
+	sh.addGrid("statistics", head, len(rows), func(i int) []string { return rows[i] })
+	return sh.html()
+}
+
+// String gives the statistic in one line.
+func (s PairedStat) String() string {
+	if s.Metric.Key == "" {
+		return "empty paired statistic (Comparison.Paired makes them)"
+	}
+	return fmt.Sprintf("%s − %s in %s over %d seeds: mean %s, 95 %% %s %s; %d won, %d lost, %d tied: %s",
+		s.Policy, s.Baseline, s.Metric.Label(), s.Seeds, s.Metric.diffText(s.DiffMean), s.Method.describe(),
+		s.Metric.intervalText(s.CILow, s.CIHigh), s.Wins, s.Losses, s.Ties, s.Verdict())
+}
+
+// HTML shows the statistic's figures and a row per seed.
+func (s PairedStat) HTML() string {
+	sh := sheet{title: s.String()}
+	sh.addFields(s.Record(), "metric", "baseline", "policy")
+	sh.addGrid("seeds", []string{"seed", s.Baseline, s.Policy, "Δ", "better"}, len(s.Pairs), func(i int) []string {
+		p := s.Pairs[i]
+		return []string{fmt.Sprint(p.Seed), s.Metric.valueText(p.Baseline), s.Metric.valueText(p.Policy),
+			s.Metric.diffText(p.Diff), p.winnerText(s.Baseline, s.Policy)}
+	})
+	return sh.html()
+}
+
+// String gives the seed's pair in one line.
+func (p SeedPair) String() string {
+	return fmt.Sprintf("seed %d: baseline %s, policy %s, difference %s", p.Seed, Dash("%g", p.Baseline), Dash("%g", p.Policy), Dash("%+g", p.Diff))
+}
+
+// HTML shows the pair as a table.
+func (p SeedPair) HTML() string {
+	sh := sheet{title: fmt.Sprintf("seed %d", p.Seed)}
+	sh.add("baseline", Dash("%g", p.Baseline))
+	sh.add("policy", Dash("%g", p.Policy))
+	sh.add("policy − baseline", Dash("%+g", p.Diff))
+	sh.add("better", p.winnerText("baseline", "policy"))
+	return sh.html()
+}
+
+// winnerText names the side that did better on the seed.
+func (p SeedPair) winnerText(baseline, policy string) string {
+	switch p.Winner {
+	case 1:
+		return policy
+	case -1:
+		return baseline
+	}
+	return yesNo(finite(p.Diff), "tie", "—")
+}
+
+// valueText formats a value of the metric, as the tables show it.
+func (m Metric) valueText(x float64) string {
+	scale, unit := m.scale(false)
+	if unit == "%" {
+		return Dash("%.2f%%", scale*x)
+	}
+	return Dash("%."+decimals(unit)+"f", x)
+}
+
+// String describes the options, defaults filled in.
+func (o PairedOptions) String() string { return "paired options: " + strings.Join(o.describe(), "; ") }
+
+// HTML shows the options as a table.
+func (o PairedOptions) HTML() string {
+	sh := sheet{title: "paired options (95 % intervals)"}
+	for _, part := range o.describe() {
+		label, value, _ := strings.Cut(part, " ")
+		sh.add(label, value)
+	}
+	return sh.html()
+}
+
+// describe lists each option as "name value".
+func (o PairedOptions) describe() []string {
+	list := func(xs []string, unset string) string {
+		switch {
+		case xs == nil:
+			return unset
+		case len(xs) == 0:
+			return "none"
+		}
+		return cutList(xs, ", ")
+	}
+	return []string{
+		fmt.Sprintf("baseline %q", o.Baseline),
+		"policies " + list(o.Policies, "every other"),
+		"metrics " + list(o.Metrics, strings.Join(PairedMetricKeys(), ", ")),
+		"method " + yesNo(o.Method != "", string(o.Method), string(PairedT)),
+	}
+}
+
+// String lists each point's paired table.
+func (p SweepPaired) String() string {
+	if len(p.Points) == 0 {
+		return "paired sweep with no points"
+	}
+	var b strings.Builder
+	_ = p.WriteText(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// HTML shows each point's paired table.
+func (p SweepPaired) HTML() string {
+	var b strings.Builder
+	b.WriteString(sheet{title: fmt.Sprintf("paired statistics over %s: %d points", yesNo(p.XLabel != "", p.XLabel, "x"), len(p.Points))}.html())
+	for _, pt := range p.Points {
+		if pt != nil {
+			b.WriteString(pt.HTML())
+		}
+	}
+	return b.String()
+}

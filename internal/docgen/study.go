@@ -1,0 +1,153 @@
+package docgen
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/routelab/routelab/engine"
+)
+
+// studyFile is the study docs/model.md reports: the specification's
+// protocol, as `routelab study examples/study.json` runs it.
+const studyFile = "examples/study.json"
+
+// runStudy runs the study once for every part that reports it.
+func (g *Generator) runStudy() (*engine.StudyResult, error) {
+	g.studyOnce.Do(func() {
+		data, err := os.ReadFile(filepath.Join(g.Root, studyFile))
+		if err != nil {
+			g.studyErr = err
+			return
+		}
+		cfg, err := engine.ParseStudy(data, studyFile)
+		if err != nil {
+			g.studyErr = err
+			return
+		}
+		g.study, g.studyErr = engine.RunStudy(g.ctx, cfg, 0, nil)
+	})
+	return g.study, g.studyErr
+}
+
+// studyProtocol describes the study file's grid in a sentence.
+func studyProtocol(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	c := st.Config
+	conds := len(c.Rates) * len(c.Heterogeneity) * len(c.Scenarios)
+	return fmt.Sprintf("%d conditions (rates %s req/s × %s heterogeneity × the scenarios %s), exploration weights {%s}, %d development seeds, then %d validation seeds for each of %s (%d runs per policy).",
+		conds, list(c.Rates), strings.Join(c.Heterogeneity, "/"), strings.Join(c.Scenarios, ", "), list(c.Weights),
+		len(c.DevelopmentSeeds), len(c.ValidationSeeds), strings.Join(c.Policies, ", "), conds*len(c.ValidationSeeds)), nil
+}
+
+func list(xs []float64) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprint(x)
+	}
+	return strings.Join(out, ", ")
+}
+
+// studyRuns is how many runs the study makes in both phases.
+func studyRuns(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	return thousands(len(st.Development) + len(st.Validated)), nil
+}
+
+func percent(x float64) string { return fmt.Sprintf("%.2f %%", 100*x) }
+
+// studyDevelopment is the table of mean attainment per exploration weight.
+func studyDevelopment(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	var rows [][]string
+	for _, w := range st.Weights {
+		c, score := fmt.Sprint(w.C), percent(w.MeanAttainment)
+		if w.C == st.SelectedC {
+			c, score = "**"+c+"**", "**"+score+"** (selected)"
+		}
+		rows = append(rows, []string{c, score})
+	}
+	return table([]string{"development: c", "mean attainment"}, rows), nil
+}
+
+// studyValidation is the table of mean attainment per policy on the
+// validation seeds.
+func studyValidation(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	var rows [][]string
+	for _, s := range st.Validation {
+		name := policyTitle(s.Name)
+		if !math.IsNaN(s.C) {
+			name += fmt.Sprintf(" (c = %g)", s.C)
+		}
+		rows = append(rows, []string{name, percent(s.MeanAttainment)})
+	}
+	return table([]string{fmt.Sprintf("validation (%d runs each)", st.Validation[0].Runs), "mean attainment"}, rows), nil
+}
+
+// policyTitle names a built-in policy as the specification does.
+func policyTitle(name string) string {
+	switch name {
+	case "round-robin":
+		return "Round Robin"
+	case "least-queue":
+		return "Least Queue"
+	case "latency-aware":
+		return "Latency Aware"
+	case "adaptive":
+		return "Adaptive"
+	}
+	return name
+}
+
+func studySelected(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprint(st.SelectedC), nil
+}
+
+// studySpread is the range of the weights' development scores, in
+// percentage points.
+func studySpread(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, w := range st.Weights {
+		lo, hi = min(lo, w.MeanAttainment), max(hi, w.MeanAttainment)
+	}
+	return fmt.Sprintf("%.2f", 100*(hi-lo)), nil
+}
+
+func validationScore(g *Generator, policy string) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	for _, s := range st.Validation {
+		if s.Name == policy {
+			return percent(s.MeanAttainment), nil
+		}
+	}
+	return "", fmt.Errorf("the study validates no %s", policy)
+}
+
+func studyAdaptive(g *Generator) (string, error)     { return validationScore(g, "adaptive") }
+func studyLatencyAware(g *Generator) (string, error) { return validationScore(g, "latency-aware") }
