@@ -7,7 +7,7 @@ import (
 )
 
 // batchServer is a replica of the serving model: continuous batching over a
-// KV cache, with a prefix cache (docs/model.md, "The serving model").
+// KV cache, with a prefix cache (docs/serving.md).
 //
 // Up to B requests run at once. Each iteration, every running request that
 // has finished its prefill decodes one token; prompts are prefilled whole
@@ -143,6 +143,14 @@ func (b *batchServer) admit(req request, now int64, k float64) {
 
 func (b *batchServer) due() int64 { return b.dueStep }
 
+// restart empties the prefix cache of a replica back from a failure, as a
+// restarted server's; the router's approximate index does not know it.
+func (b *batchServer) restart() {
+	if b.cache != nil {
+		b.cache = prefix.New(b.c.PrefixCacheBlocks)
+	}
+}
+
 // step ends the spans due by now, reports their completions, and begins
 // the next ones; a batch that empties waits for this boundary.
 func (b *batchServer) step(now int64, k float64) []completion {
@@ -208,6 +216,8 @@ func (b *batchServer) begin(at instant, k float64) {
 		m.decoding, m.gf, m.tf, m.kvf = true, b.g+1, m.st.generated+1, m.kv+m.pre1+1
 		m.fin, m.spanF = m.gf+int64(m.req.output)-int64(m.tf), b.log.next
 		b.dec.add(m, b.pool)
+		fillBlocks -= int64(ceilDiv(m.kvf, b.bs)) // the decoding set holds them now
+
 	}
 	b.fill = kept
 	b.sp.start(b, at, k, fillBlocks, fillTokens)
