@@ -1,7 +1,5 @@
 package engine
 
-import "math"
-
 // waitQueue holds a batching server's waiting requests: one ring per
 // priority class (one class with FIFO ordering), each in arrival order but
 // for preempted requests, which go back to the front of their class (as in
@@ -123,58 +121,4 @@ func (d *deque) popFront() waiting {
 	d.head = (d.head + 1) % len(d.buf)
 	d.n--
 	return w
-}
-
-// gapK is how many of a request's largest inter-token gaps are kept (as
-// distinct values with counts): its nearest-rank p99 is exact while they
-// cover the top 1 % of its gaps, which they do for any request of up to
-// 1,200 tokens, and for longer ones unless more than 12 distinct gaps lie
-// above the percentile; otherwise the p99 reported is the smallest gap
-// kept, an upper bound.
-const gapK = 12
-
-// gapTop keeps the largest gaps, in decreasing order.
-type gapTop struct {
-	v [gapK]float64
-	c [gapK]int32
-	n int
-}
-
-// add counts count gaps of v ms.
-func (g *gapTop) add(v float64, count int) {
-	if count <= 0 {
-		return
-	}
-	i := g.n
-	for i > 0 && g.v[i-1] <= v {
-		if g.v[i-1] == v {
-			g.c[i-1] += int32(count)
-			return
-		}
-		i--
-	}
-	if i == gapK {
-		return
-	}
-	last := min(g.n, gapK-1)
-	copy(g.v[i+1:last+1], g.v[i:last])
-	copy(g.c[i+1:last+1], g.c[i:last])
-	g.v[i], g.c[i] = v, int32(count)
-	g.n = min(g.n+1, gapK)
-}
-
-// p99 is the nearest-rank 99th percentile of total gaps (NaN for none).
-func (g *gapTop) p99(total int) float64 {
-	if total == 0 {
-		return math.NaN()
-	}
-	k := total - int(math.Ceil(0.99*float64(total))) + 1 // the k-th largest
-	seen := 0
-	for i := range g.n {
-		seen += int(g.c[i])
-		if seen >= k {
-			return g.v[i]
-		}
-	}
-	return g.v[g.n-1]
 }

@@ -123,10 +123,6 @@ type Summary struct {
 	MedianThroughput  float64
 	MeanAttainment    float64
 
-	// Serving aggregates the serving model's figures; nil in the
-	// specification's model.
-	Serving *ServingAggregate
-
 	// metrics holds what the summary reports of each metric, in the order
 	// of Metrics(): the one list the named fields above are read from.
 	metrics []metricSummary
@@ -268,9 +264,6 @@ func summariseWith(runs []RunSummary, metrics []Metric) Summary {
 	s.MedianSLOMissRate, s.MedianShedRate = s.MedianOf("slo_miss_rate"), s.MedianOf("shed_rate")
 	s.MedianAttainment, s.MeanAttainment = s.MedianOf("attainment"), s.MeanOf("attainment")
 	s.MedianGoodput, s.MedianThroughput = s.MedianOf("goodput_rps"), s.MedianOf("throughput_rps")
-	if len(runs) > 0 && runs[0].Serving != nil {
-		s.Serving = aggregateServing(runs)
-	}
 	return s
 }
 

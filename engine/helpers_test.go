@@ -17,8 +17,8 @@ func allPolicies() []PolicySpec {
 }
 
 // goldenPolicies are the built-ins the golden comparisons were made with:
-// the registry has grown since (jiq, sed, least-kv and the serving
-// routers), and a golden file pins what it pinned.
+// the registry has grown since (jiq, sed, least-kv and the serving routers), and a golden file
+// pins what it pinned.
 func goldenPolicies() []PolicySpec {
 	return []PolicySpec{RoundRobin(), LeastQueue(), LatencyAware(DefaultAlpha), Adaptive(DefaultAdaptiveParams()), Random(), PowerOfTwo(), WeightedRoundRobin(DefaultAlpha)}
 }

@@ -78,6 +78,15 @@ type TimelinePoint struct {
 	Assigned   []int64 `json:"assigned"` // cumulative
 	P99        float64 `json:"p99_ms"`   // last 250 completions; NaN before any
 	Throughput float64 `json:"throughput_rps"`
+	// The serving model's replicas also give (nil in the specification's
+	// model): the fraction of KV blocks held, and cumulative counts of
+	// preemptions and of prompt tokens served by the prefix cache out of
+	// the shared-prefix tokens asked of it (the hit rate between two points
+	// is the ratio of their differences). InFlight is the running batch.
+	KVUtil       []float64 `json:"kv_util,omitempty"`
+	Preemptions  []int64   `json:"preemptions,omitempty"`
+	CachedTokens []int64   `json:"cached_tokens,omitempty"`
+	PrefixTokens []int64   `json:"prefix_tokens,omitempty"`
 }
 
 type sampler struct {
@@ -104,6 +113,14 @@ func (sp *sampler) record(s *Simulator) {
 		p.Waiting[i], p.InFlight[i] = l.waiting, l.running
 		p.Healthy[i] = r.healthy
 		p.Assigned[i] = r.assigned
+	}
+	if sr := s.serving; sr != nil {
+		p.KVUtil, p.Preemptions, p.CachedTokens, p.PrefixTokens = make([]float64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		for i, b := range sr.batch {
+			c := b.counters(s.step)
+			p.KVUtil[i] = b.load(s.step).kvUtil
+			p.Preemptions[i], p.CachedTokens[i], p.PrefixTokens[i] = c.preemptions, c.cached, c.prefixed
+		}
 	}
 	var st LatencyStats
 	st, s.scratch = s.live.recent(s.scratch)

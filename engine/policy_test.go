@@ -309,20 +309,6 @@ func TestJoinIdleQueue(t *testing.T) {
 	}
 }
 
-// Each registry name is its spec's name at default parameters: the name a
-// comparison shows is the name the CLI, study files and lab.Builtin take.
-func TestRegistryNamesAreSpecNames(t *testing.T) {
-	for _, name := range PolicyNames() {
-		spec, err := PolicyByName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if spec.Name != name || spec.Kind != BuiltinPolicy || PolicyAbout(name) == "" {
-			t.Errorf("registry entry %q gives a spec named %q of kind %q, about %q", name, spec.Name, spec.Kind, PolicyAbout(name))
-		}
-	}
-}
-
 // Shortest expected delay: the least (outstanding + 1) × mean service time,
 // ties to the lowest id; with no service times it is the shortest queue; a
 // wrong number of them is refused when the run starts.
@@ -362,6 +348,20 @@ func TestLeastKV(t *testing.T) {
 	a.KVUtil, b.KVUtil, c.KVUtil = 0.5, 0.5, 0.5
 	if id := pick(t, p, view(a, b, c)); id != 2 {
 		t.Errorf("picked %d, want 2 (equal KV, fewest outstanding)", id)
+	}
+}
+
+// Each registry name is its spec's name at default parameters: the name a
+// comparison shows is the name the CLI, study files and lab.Builtin take.
+func TestRegistryNamesAreSpecNames(t *testing.T) {
+	for _, name := range PolicyNames() {
+		spec, err := PolicyByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spec.Name != name || spec.Kind != BuiltinPolicy || PolicyAbout(name) == "" {
+			t.Errorf("registry entry %q gives a spec named %q of kind %q, about %q", name, spec.Name, spec.Kind, PolicyAbout(name))
+		}
 	}
 }
 

@@ -33,9 +33,6 @@ func runRecord(r *RunSummary, metrics []Metric) []Field {
 			fields = append(fields, Field{m.Key, m.recordValue(r)})
 		}
 	}
-	if r.Serving != nil {
-		fields = append(fields, r.Serving.record()...)
-	}
 	return fields
 }
 
@@ -64,11 +61,7 @@ func summaryRecord(policy string, s Summary, metrics []Metric) []Field {
 			means = append(means, Field{"mean_" + m.Key, s.MeanOf(m.Key)})
 		}
 	}
-	fields = append(fields, means...)
-	if s.Serving != nil {
-		fields = append(fields, s.Serving.record()...)
-	}
-	return fields
+	return append(fields, means...)
 }
 
 // formatCSV renders a value for CSV ("" for NaN).

@@ -15,7 +15,7 @@ import (
 // The iteration-time model is built on the scenario's token model (its
 // coefficients are what a request costs alone, as in the specification) and
 // one more coefficient, OverheadMs, the part of each iteration the batch
-// shares; see docs/model.md, "The serving model".
+// shares; see docs/serving.md.
 type ServingConfig struct {
 	// MaxBatch is B, the most requests a replica runs at once (>= 1).
 	MaxBatch int `json:"max_batch"`
@@ -127,6 +127,19 @@ type ServingWorkload struct {
 	// Mix, when set, draws each request's shape from these classes (shares
 	// summing to 1) instead of the token model's prompt and output counts.
 	Mix []RequestClass `json:"mix,omitempty"`
+	// HotPrefix sends a share of the requests arriving in a window to a
+	// system prompt no request used before (group PrefixGroups + 1): a
+	// sudden hot prefix, as a launch or a viral prompt gives.
+	HotPrefix HotPrefix `json:"hot_prefix,omitzero"`
+}
+
+// HotPrefix is a window of arrival times [FromMs, ToMs) in which a request
+// takes the hot prefix with probability Share (from the same draw as its
+// group, so the draws per request stay fixed).
+type HotPrefix struct {
+	FromMs float64 `json:"from_ms"`
+	ToMs   float64 `json:"to_ms"`
+	Share  float64 `json:"share"`
 }
 
 // RequestClass is one kind of request of a mix: its share and its prompt
@@ -361,7 +374,29 @@ func (w *ServingWorkload) validate(s *Scenario) error {
 	if err := w.validateMix(); err != nil {
 		return err
 	}
+	if err := w.HotPrefix.validate(w); err != nil {
+		return err
+	}
 	return checkOutputs(s)
+}
+
+func (h *HotPrefix) validate(w *ServingWorkload) error {
+	if *h == (HotPrefix{}) {
+		return nil
+	}
+	if w.PrefixGroups == 0 || w.PrefixGroups >= MaxGroups {
+		return fieldErr("serving.workload.hot_prefix", "a hot prefix", fmt.Sprintf("none without prefix groups (prefix_groups from 1 to %d)", MaxGroups-1))
+	}
+	if err := checkRange("serving.workload.hot_prefix.share", h.Share, 0, 1); err != nil {
+		return err
+	}
+	if !finite(h.FromMs) || h.FromMs < 0 || h.FromMs > MaxHorizon {
+		return fieldErr("serving.workload.hot_prefix.from_ms", h.FromMs, fmt.Sprintf("a time in [0, %g] ms", MaxHorizon))
+	}
+	if !finite(h.ToMs) || h.ToMs <= h.FromMs || h.ToMs > MaxHorizon {
+		return fieldErr("serving.workload.hot_prefix.to_ms", h.ToMs, fmt.Sprintf("a time after from_ms = %g, up to %g ms", h.FromMs, MaxHorizon))
+	}
+	return nil
 }
 
 func (w *ServingWorkload) validateSessions(s *Scenario) error {

@@ -58,6 +58,15 @@ func TestServingBadInput(t *testing.T) {
 			c.Output.Min = 0
 			s.Serving.Workload.Mix = []RequestClass{c}
 		}},
+		{"a hot prefix without groups", "serving.workload.hot_prefix", "none without prefix groups", func(s *Scenario) {
+			s.Serving.Workload.HotPrefix = HotPrefix{FromMs: 1000, ToMs: 2000, Share: 0.5}
+		}},
+		{"a hot prefix window reversed", "serving.workload.hot_prefix.to_ms", "a time after from_ms = 2000", func(s *Scenario) {
+			s.Serving.Workload = ServingWorkload{PrefixGroups: 4, SystemPromptTokens: 100, HotPrefix: HotPrefix{FromMs: 2000, ToMs: 1000, Share: 0.5}}
+		}},
+		{"a hot prefix share above one", "serving.workload.hot_prefix.share", "[0, 1]", func(s *Scenario) {
+			s.Serving.Workload = ServingWorkload{PrefixGroups: 4, SystemPromptTokens: 100, HotPrefix: HotPrefix{FromMs: 0, ToMs: 1000, Share: 1.5}}
+		}},
 		{"requests without tokens", "serving", "token demand", func(s *Scenario) { s.Demand.Kind = ExponentialDemand; s.Demand.Mean = 10 }},
 		{"requests without output", "tokens.output.min", "at least 1", func(s *Scenario) { s.Demand.Tokens.Output.Min = 0 }},
 		{"a trace prefix longer than its prompt", "trace[1].prefix_tokens", "0 to prompt_tokens = 50", func(s *Scenario) {
@@ -205,4 +214,52 @@ func TestServingWorkloadShapes(t *testing.T) {
 		t.Errorf("priorities %.3f critical, %.3f sheddable; want 0.1 and 0.25", c, sh)
 	}
 	t.Logf("%d sessions, %.2f turns each; %d turns continued one", len(turns), meanTurns, continued)
+}
+
+// A hot prefix takes its share of the arrivals in its window, none outside
+// it, and leaves the Zipf law of the others as it was (the draw is split,
+// not added, so a seed's other attributes do not move).
+func TestHotPrefix(t *testing.T) {
+	s := servingScenario(50)
+	cfg := *s.Serving
+	cfg.Workload = ServingWorkload{PrefixGroups: 10, ZipfS: 1, SystemPromptTokens: 200, HotPrefix: HotPrefix{FromMs: 100000, ToMs: 300000, Share: 0.6}}
+	s.Serving = &cfg
+	w := newWorkload(&s, 5, nil)
+	var in, hotIn, out, hotOut, one, two int
+	for {
+		r := w.pop()
+		if r.arrival >= 400000 {
+			break
+		}
+		inside := r.arrival >= 100000 && r.arrival < 300000
+		hot := r.group == 11
+		switch {
+		case inside:
+			in++
+			if hot {
+				hotIn++
+			}
+		default:
+			out++
+			if hot {
+				hotOut++
+			}
+		}
+		if !hot && inside {
+			switch r.group {
+			case 1:
+				one++
+			case 2:
+				two++
+			}
+		}
+	}
+	share := float64(hotIn) / float64(in)
+	t.Logf("hot prefix: %d of %d arrivals in the window (%.3f), %d of %d outside; groups 1 and 2 in the window %d, %d", hotIn, in, share, hotOut, out, one, two)
+	if hotOut != 0 || math.Abs(share-0.6) > 0.015 {
+		t.Errorf("hot share %.3f in the window (want 0.6), %d hot requests outside it", share, hotOut)
+	}
+	if r := float64(one) / float64(two); math.Abs(r-2) > 0.2 {
+		t.Errorf("in the window, group 1 : group 2 = %.2f, Zipf(1) says 2", r)
+	}
 }

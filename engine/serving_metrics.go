@@ -129,90 +129,54 @@ func (sr *servingRun) windows(now int64, measureMs float64) []ReplicaServing {
 	return out
 }
 
-// ServingAggregate summarises a policy's serving runs across seeds: medians
-// of per-run figures (NaN where no run has one), as Summary does.
-type ServingAggregate struct {
-	MedianTTFTP50     float64
-	MedianTTFTP99     float64
-	MedianITLMean     float64
-	MedianITLP99      float64
-	MedianITLTailP99  float64
-	MedianAttainment  float64
-	MeanAttainment    float64
-	MedianHitRate     float64
-	MedianPreemptions float64
-	MedianBatch       float64
-	MedianKVUtil      float64
-}
-
-func aggregateServing(runs []RunSummary) *ServingAggregate {
-	med := func(f func(*ServingSummary) float64) float64 {
-		xs := make([]float64, len(runs))
-		for i := range runs {
-			xs[i] = f(runs[i].Serving)
-		}
-		return Median(xs)
+// servingMetrics are the serving model's metrics, after the
+// specification's in Metrics(): a run of the specification's model has none
+// of them, so its records and summaries keep their bytes.
+func servingMetrics() []Metric {
+	lower, higher, none := LowerIsBetter, HigherIsBetter, NoDirection
+	med := SummaryMedian
+	has := func(r *RunSummary) bool { return r.Serving != nil }
+	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) float64) Metric {
+		return Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum, has: has,
+			value: func(r *RunSummary) float64 { return f(r.Serving) }}
 	}
-	att := make([]float64, len(runs))
-	for i := range runs {
-		att[i] = runs[i].Serving.Attainment
+	counted := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) int64) Metric {
+		m := valued(key, name, unit, better, sum, about, func(s *ServingSummary) float64 { return float64(f(s)) })
+		m.integer = true
+		return m
 	}
-	return &ServingAggregate{
-		MedianTTFTP50:     med(func(s *ServingSummary) float64 { return s.TTFT.P50 }),
-		MedianTTFTP99:     med(func(s *ServingSummary) float64 { return s.TTFT.P99 }),
-		MedianITLMean:     med(func(s *ServingSummary) float64 { return s.ITL.Mean }),
-		MedianITLP99:      med(func(s *ServingSummary) float64 { return s.ITL.P99 }),
-		MedianITLTailP99:  med(func(s *ServingSummary) float64 { return s.ITLTail.P99 }),
-		MedianAttainment:  Median(att),
-		MeanAttainment:    Mean(att),
-		MedianHitRate:     med(func(s *ServingSummary) float64 { return s.HitRate }),
-		MedianPreemptions: med(func(s *ServingSummary) float64 { return float64(s.Preemptions) }),
-		MedianBatch:       med(func(s *ServingSummary) float64 { return s.MeanBatch }),
-		MedianKVUtil:      med(func(s *ServingSummary) float64 { return s.MeanKVUtil }),
-	}
-}
-
-// record flattens the serving figures, after the specification's fields of
-// a run's record.
-func (s *ServingSummary) record() []Field {
-	return []Field{
-		{"ttft_mean_ms", s.TTFT.Mean}, {"ttft_p50_ms", s.TTFT.P50}, {"ttft_p90_ms", s.TTFT.P90}, {"ttft_p99_ms", s.TTFT.P99},
-		{"itl_mean_ms", s.ITL.Mean}, {"itl_p50_ms", s.ITL.P50}, {"itl_p99_ms", s.ITL.P99},
-		{"itl_tail_mean_ms", s.ITLTail.Mean}, {"itl_tail_p99_ms", s.ITLTail.P99},
-		{"serving_on_time", s.OnTime}, {"serving_attainment", s.Attainment},
-		{"preemptions", s.Preemptions}, {"preempted", s.Preempted},
-		{"cached_tokens", s.CachedTokens}, {"prefix_tokens", s.PrefixTokens}, {"prefix_hit_rate", s.HitRate},
-		{"mean_batch", s.MeanBatch}, {"mean_kv_util", s.MeanKVUtil},
-	}
-}
-
-// record flattens the aggregate, after the specification's fields of a
-// policy's summary record.
-func (a *ServingAggregate) record() []Field {
-	return []Field{
-		{"median_ttft_p50_ms", a.MedianTTFTP50}, {"median_ttft_p99_ms", a.MedianTTFTP99},
-		{"median_itl_mean_ms", a.MedianITLMean}, {"median_itl_p99_ms", a.MedianITLP99}, {"median_itl_tail_p99_ms", a.MedianITLTailP99},
-		{"median_serving_attainment", a.MedianAttainment}, {"mean_serving_attainment", a.MeanAttainment},
-		{"median_prefix_hit_rate", a.MedianHitRate}, {"median_preemptions", a.MedianPreemptions},
-		{"median_mean_batch", a.MedianBatch}, {"median_mean_kv_util", a.MedianKVUtil},
+	return []Metric{
+		valued("ttft_mean_ms", "TTFT mean", "ms", lower, 0, "mean time to first token of completed cohort requests", func(s *ServingSummary) float64 { return s.TTFT.Mean }),
+		valued("ttft_p50_ms", "TTFT p50", "ms", lower, med, "nearest-rank median time to first token", func(s *ServingSummary) float64 { return s.TTFT.P50 }),
+		valued("ttft_p90_ms", "TTFT p90", "ms", lower, 0, "nearest-rank 90th percentile time to first token", func(s *ServingSummary) float64 { return s.TTFT.P90 }),
+		valued("ttft_p99_ms", "TTFT p99", "ms", lower, med, "nearest-rank 99th percentile time to first token", func(s *ServingSummary) float64 { return s.TTFT.P99 }),
+		valued("itl_mean_ms", "ITL mean", "ms", lower, med, "mean over requests of each request's mean inter-token gap", func(s *ServingSummary) float64 { return s.ITL.Mean }),
+		valued("itl_p50_ms", "ITL p50", "ms", lower, 0, "nearest-rank median of the requests' mean inter-token gaps", func(s *ServingSummary) float64 { return s.ITL.P50 }),
+		valued("itl_p99_ms", "ITL p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' mean inter-token gaps", func(s *ServingSummary) float64 { return s.ITL.P99 }),
+		valued("itl_tail_mean_ms", "ITL tail mean", "ms", lower, 0, "mean over requests of each request's own p99 inter-token gap", func(s *ServingSummary) float64 { return s.ITLTail.Mean }),
+		valued("itl_tail_p99_ms", "ITL tail p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' own p99 inter-token gaps", func(s *ServingSummary) float64 { return s.ITLTail.P99 }),
+		counted("serving_on_time", "serving on time", "req", higher, 0, "cohort requests completed meeting every target of the serving SLO", func(s *ServingSummary) int64 { return int64(s.OnTime) }),
+		valued("serving_attainment", "serving attainment", "fraction", higher, med|SummaryMean, "serving on time / cohort arrivals", func(s *ServingSummary) float64 { return s.Attainment }),
+		counted("preemptions", "preemptions", "req", lower, med, "preemptions of completed cohort requests", func(s *ServingSummary) int64 { return int64(s.Preemptions) }),
+		counted("preempted", "preempted", "req", lower, 0, "completed cohort requests preempted at least once, each counted once", func(s *ServingSummary) int64 { return int64(s.Preempted) }),
+		counted("cached_tokens", "cached tokens", "tokens", none, 0, "prompt tokens the prefix cache served to completed cohort requests", func(s *ServingSummary) int64 { return s.CachedTokens }),
+		counted("prefix_tokens", "prefix tokens", "tokens", none, 0, "shared-prefix tokens completed cohort requests asked of the prefix cache", func(s *ServingSummary) int64 { return s.PrefixTokens }),
+		valued("prefix_hit_rate", "prefix hit rate", "fraction", higher, med, "cached tokens / prefix tokens", func(s *ServingSummary) float64 { return s.HitRate }),
+		valued("mean_batch", "mean batch", "req", none, med, "running requests per replica, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanBatch }),
+		valued("mean_kv_util", "mean KV utilisation", "fraction", none, med, "fraction of KV blocks held, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanKVUtil }),
 	}
 }
 
 // servingColumns are the comparison table's columns for the serving model.
 func servingColumns() []summaryColumn {
-	sv := func(f func(*ServingAggregate) float64, format string) func(Summary) string {
-		return func(s Summary) string {
-			if s.Serving == nil {
-				return "—"
-			}
-			return Dash(format, f(s.Serving))
-		}
+	sv := func(key, format string, scale float64) func(Summary) string {
+		return func(s Summary) string { return Dash(format, scale*s.MedianOf(key)) }
 	}
 	return []summaryColumn{
-		{"TTFT p99 ms", sv(func(a *ServingAggregate) float64 { return a.MedianTTFTP99 }, "%.1f")},
-		{"ITL p99 ms", sv(func(a *ServingAggregate) float64 { return a.MedianITLP99 }, "%.1f")},
-		{"serving SLO", sv(func(a *ServingAggregate) float64 { return 100 * a.MedianAttainment }, "%.2f%%")},
-		{"prefix hits", sv(func(a *ServingAggregate) float64 { return 100 * a.MedianHitRate }, "%.1f%%")},
-		{"preemptions", sv(func(a *ServingAggregate) float64 { return a.MedianPreemptions }, "%.0f")},
+		{"TTFT p99 ms", sv("ttft_p99_ms", "%.1f", 1)},
+		{"ITL p99 ms", sv("itl_p99_ms", "%.1f", 1)},
+		{"serving SLO", sv("serving_attainment", "%.2f%%", 100)},
+		{"prefix hits", sv("prefix_hit_rate", "%.1f%%", 100)},
+		{"preemptions", sv("preemptions", "%.0f", 1)},
 	}
 }

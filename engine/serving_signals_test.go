@@ -63,37 +63,28 @@ func dispersion(tl *Timeline, from float64) float64 {
 // request goes to the replica that looked least loaded at the last one, so
 // the replicas' queues spread apart. Paired over ten seeds (the same
 // requests with fresh and with 200 ms-old signals), the dispersion of the
-// outstanding requests grows, with a 95 % t-interval of the paired
-// difference above zero.
+// outstanding requests grows: the engine's paired t-interval of the
+// difference (docs/statistics.md) lies above zero, the stale side worse.
 func TestStaleSignalsHerd(t *testing.T) {
 	proto := Protocol{Warmup: 60000, Measure: 300000, SLO: 1e6}
 	const seeds = 10
-	diffs := make([]float64, seeds)
-	var fresh, stale float64
-	for i := range diffs {
+	spread := Metric{Key: "queue_dispersion", Name: "queue dispersion", Unit: "req", Better: LowerIsBetter,
+		About: "time-average standard deviation of the replicas' outstanding requests"}
+	pairs := make([]SeedPair, seeds)
+	for i := range pairs {
 		var d [2]float64
 		for j, refresh := range []float64{0, 200} {
 			r := mustRun(t, RunSpec{Scenario: herdingScenario(refresh), Policy: LeastQueue(), Seed: uint64(i + 1), Protocol: proto, SampleEvery: 10})
 			checkConservation(t, r)
 			d[j] = dispersion(r.Timeline, proto.Warmup)
 		}
-		diffs[i] = d[1] - d[0]
-		fresh += d[0] / seeds
-		stale += d[1] / seeds
+		pairs[i] = newSeedPair(spread, uint64(i+1), d[0], d[1])
 	}
-	mean, sd := 0.0, 0.0
-	for _, x := range diffs {
-		mean += x / seeds
-	}
-	for _, x := range diffs {
-		sd += (x - mean) * (x - mean) / (seeds - 1)
-	}
-	const t9 = 2.2622 // the 97.5th percentile of Student's t with 9 degrees of freedom
-	half := t9 * math.Sqrt(sd/seeds)
-	t.Logf("std dev of outstanding requests across replicas: fresh %.3f, 200 ms old %.3f; paired difference %.3f, 95 %% interval [%.3f, %.3f]",
-		fresh, stale, mean, mean-half, mean+half)
-	if mean-half <= 0 {
-		t.Errorf("no herding measured: paired difference %.3f ± %.3f", mean, half)
+	st := pairedStat(spread, PairedT, "refresh 0 ms", "refresh 200 ms", pairs)
+	t.Logf("std dev of outstanding requests across replicas: fresh %.3f, 200 ms old %.3f; paired difference %+.3f, 95 %% interval [%+.3f, %+.3f] (÷ unpaired %.2f), stale worse on %d of %d seeds: %s",
+		st.BaselineMean, st.PolicyMean, st.DiffMean, st.CILow, st.CIHigh, st.WidthRatio, st.Losses, st.Seeds, st.Verdict())
+	if st.CILow <= 0 || st.Verdict() != VerdictWorse {
+		t.Errorf("no herding measured: paired difference %+.3f, interval [%+.3f, %+.3f]", st.DiffMean, st.CILow, st.CIHigh)
 	}
 }
 
@@ -285,5 +276,59 @@ func TestServingRunStopsOnCancel(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, RunSpec{Scenario: servingScenario(5), Policy: LeastQueue(), Seed: 1, Protocol: DefaultProtocol()}); err == nil {
 		t.Fatal("a cancelled serving run returned a result")
+	}
+}
+
+// A serving run's timeline gives each replica's batch, KV use, preemptions
+// and prefix-cache tokens over time, agreeing at the cutoff with the
+// run's per-replica figures; a run of the specification's model has none.
+func TestServingTimeline(t *testing.T) {
+	e := richExperiment()
+	r := mustRun(t, RunSpec{Scenario: e.Scenario, Policy: LeastQueue(), Seed: 2, Protocol: e.Protocol, SampleEvery: 100})
+	pts := r.Timeline.Points
+	last := pts[len(pts)-1]
+	var kvSeen bool
+	for _, p := range pts {
+		for i := range p.KVUtil {
+			if p.KVUtil[i] < 0 || p.KVUtil[i] > 1 || p.InFlight[i] > e.Scenario.Serving.MaxBatch {
+				t.Fatalf("at %g ms replica %d: KV %g, batch %d", p.At, i+1, p.KVUtil[i], p.InFlight[i])
+			}
+			kvSeen = kvSeen || p.KVUtil[i] > 0.5
+		}
+	}
+	var mark TimelinePoint
+	for _, p := range pts {
+		if p.At <= e.Protocol.Warmup {
+			mark = p
+		}
+	}
+	if mark.At != e.Protocol.Warmup || last.At != e.Protocol.Horizon() {
+		t.Fatalf("points at %g and %g ms, want the warm-up's end and the cutoff", mark.At, last.At)
+	}
+	for i, rep := range r.PerReplica {
+		if got := last.Preemptions[i] - mark.Preemptions[i]; got != rep.Serving.Preemptions {
+			t.Errorf("replica %d: %d preemptions in the window by the timeline, %d by the run", i+1, got, rep.Serving.Preemptions)
+		}
+	}
+	t.Logf("preemptions per replica at the cutoff %v; KV above half full at some point: %v", last.Preemptions, kvSeen)
+	spec := mustRun(t, RunSpec{Scenario: mustScenario(t, "steady", 100, DefaultHeterogeneity), Policy: LeastQueue(), Seed: 1, SampleEvery: 100})
+	if p := spec.Timeline.Points[5]; p.KVUtil != nil || p.Preemptions != nil {
+		t.Errorf("a run of the specification's model has serving series: %+v", p)
+	}
+}
+
+// A replica back from a failure restarts with an empty prefix cache (the
+// router's approximate index still remembers what it sent there).
+func TestRecoveredReplicaStartsCold(t *testing.T) {
+	scn := mustScenario(t, "prefix-failure", ScenarioRate("prefix-failure"), DefaultHeterogeneity)
+	b := newBatchServer(&scn)
+	r := request{group: 3, system: 1000, prompt: 1300}
+	b.cache.Touch(chainOf(&r, int(r.prompt), b.bs))
+	if got := b.cache.Match(chainOf(&r, int(r.system), b.bs)); got != 1000/b.bs {
+		t.Fatalf("before: %d blocks cached, want %d", got, 1000/b.bs)
+	}
+	b.restart()
+	if got := b.cache.Match(chainOf(&r, int(r.system), b.bs)); got != 0 {
+		t.Fatalf("after the restart %d blocks are still cached", got)
 	}
 }

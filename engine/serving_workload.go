@@ -100,7 +100,7 @@ func (g *servingGen) draw(r *request, u2, u3 float64, def *tokenTables) {
 	}
 	own, out := int32(tables.prompt.draw(u2)), int32(tables.output.draw(u3))
 	if g.zipf != nil {
-		r.group, r.system = int32(pickCum(g.zipf, u[0])+1), int32(g.w.SystemPromptTokens)
+		r.group, r.system = g.group(r.arrival, u[0]), int32(g.w.SystemPromptTokens)
 	}
 	r.prompt, r.output = r.system+own, out
 	if g.slots != nil {
@@ -112,6 +112,20 @@ func (g *servingGen) draw(r *request, u2, u3 float64, def *tokenTables) {
 	case u[3] < w.CriticalShare+w.SheddableShare:
 		r.priority = -1
 	}
+}
+
+// group is the prefix group of a request arriving at ms at: in the hot
+// window, the hot prefix if u < share, otherwise (and outside it) the Zipf
+// law's, from u rescaled to a uniform of its own.
+func (g *servingGen) group(at, u float64) int32 {
+	h := &g.w.HotPrefix
+	if h.Share > 0 && at >= h.FromMs && at < h.ToMs {
+		if u < h.Share {
+			return int32(len(g.zipf) + 1)
+		}
+		u = (u - h.Share) / (1 - h.Share)
+	}
+	return int32(pickCum(g.zipf, u) + 1)
 }
 
 // turn makes r the next turn of a session drawn from the open ones (uSlot),

@@ -1,244 +1,224 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// Displays of the serving model's configuration and figures (see show.go).
+// Displays of the serving model's configuration and results: one line as
+// text, a table as HTML.
 
-func (c ServingConfig) sheet() sheet {
-	sh := sheet{title: "serving model"}
-	sh.add("batch", fmt.Sprintf("up to %d running, token budget %s%s", c.MaxBatch,
-		yesNo(c.TokenBudget > 0, fmt.Sprint(c.TokenBudget), "none"), yesNo(c.ChunkedPrefill, ", chunked prefill", "")))
-	sh.add("iteration overhead", fmt.Sprintf("%g ms", c.OverheadMs))
-	sh.add("queue", string(c.Queue))
-	sh.add("KV cache", yesNo(c.KVBlocks > 0, fmt.Sprintf("%d blocks of %d tokens", c.KVBlocks, c.blockTokens()), "no limit"))
-	sh.add("prefix cache", yesNo(c.PrefixCacheBlocks > 0, fmt.Sprintf("%d blocks", c.PrefixCacheBlocks), "none"))
-	sh.add("workload", c.Workload.String())
-	sh.add("signals", c.Signals.String())
-	sh.add("SLO", c.SLO.String())
-	return sh
+// String describes the configuration in one line.
+func (c ServingConfig) String() string {
+	return fmt.Sprintf("B = %d, %s; %s; %s", c.MaxBatch, c.budgetText(), c.kvText(), c.Signals)
 }
 
-// String describes the configuration.
-func (c ServingConfig) String() string { return c.sheet().text() }
-
-// HTML shows the configuration as a table.
-func (c ServingConfig) HTML() string { return c.sheet().html() }
-
-// String describes the serving attributes in one line.
-func (w ServingWorkload) String() string {
-	s := "no shared prefixes"
-	if w.PrefixGroups > 0 {
-		s = fmt.Sprintf("%d system prompts of %d tokens, Zipf s = %g", w.PrefixGroups, w.SystemPromptTokens, w.ZipfS)
+func (c ServingConfig) budgetText() string {
+	s := "no token budget"
+	if c.TokenBudget > 0 {
+		s = fmt.Sprintf("%d tokens per iteration", c.TokenBudget)
 	}
-	if w.Sessions > 0 {
-		s += fmt.Sprintf("; %d sessions of %g turns on average, context ≤ %d", w.Sessions, w.MeanTurns, w.MaxContextTokens)
-	}
-	if w.CriticalShare > 0 || w.SheddableShare > 0 {
-		s += fmt.Sprintf("; %g critical, %g sheddable", w.CriticalShare, w.SheddableShare)
-	}
-	if len(w.Mix) > 0 {
-		s += fmt.Sprintf("; a mix of %d classes", len(w.Mix))
+	if c.ChunkedPrefill {
+		s += ", chunked prefill"
 	}
 	return s
 }
 
-// HTML shows the attributes as a table.
-func (w ServingWorkload) HTML() string {
-	sh := sheet{title: "serving workload"}
-	sh.add("requests", w.String())
-	for _, c := range w.Mix {
-		sh.add("class "+c.Name, c.String())
+func (c ServingConfig) kvText() string {
+	kv := "no KV limit"
+	if c.KVBlocks > 0 {
+		kv = fmt.Sprintf("%d KV blocks of %d tokens", c.KVBlocks, c.blockTokens())
 	}
+	if c.PrefixCacheBlocks > 0 {
+		return kv + fmt.Sprintf(", a prefix cache of %d blocks", c.PrefixCacheBlocks)
+	}
+	return kv + ", no prefix cache"
+}
+
+// HTML shows the configuration as a table.
+func (c ServingConfig) HTML() string {
+	sh := sheet{title: "serving model"}
+	sh.add("batch", fmt.Sprintf("at most %d requests, %s", c.MaxBatch, c.budgetText()))
+	sh.add("shared iteration overhead", fmt.Sprintf("%g ms at reference speed", c.OverheadMs))
+	order := c.Queue
+	if order == "" {
+		order = FIFOQueue
+	}
+	sh.add("queue", string(order))
+	sh.add("caches", c.kvText())
+	sh.add("workload", c.Workload.String())
+	sh.add("signals", c.Signals.String())
+	sh.add("SLO", c.SLO.String())
 	return sh.html()
+}
+
+// String describes the serving attributes of the requests.
+func (w ServingWorkload) String() string {
+	var parts []string
+	if w.PrefixGroups > 0 {
+		parts = append(parts, fmt.Sprintf("%d system prompts of %d tokens (Zipf s = %g)", w.PrefixGroups, w.SystemPromptTokens, w.ZipfS))
+	}
+	if w.Sessions > 0 {
+		parts = append(parts, fmt.Sprintf("%d open sessions of %g turns on average, up to %d tokens", w.Sessions, w.MeanTurns, w.MaxContextTokens))
+	}
+	if w.CriticalShare > 0 || w.SheddableShare > 0 {
+		parts = append(parts, fmt.Sprintf("%g%% critical, %g%% sheddable", 100*w.CriticalShare, 100*w.SheddableShare))
+	}
+	for _, c := range w.Mix {
+		parts = append(parts, c.String())
+	}
+	if w.HotPrefix != (HotPrefix{}) {
+		parts = append(parts, w.HotPrefix.String())
+	}
+	if len(parts) == 0 {
+		return "no shared prefixes, sessions, priorities or mix"
+	}
+	return strings.Join(parts, "; ")
+}
+
+// HTML shows the workload as a table.
+func (w ServingWorkload) HTML() string {
+	return sheet{title: "serving workload", rows: []row{{"requests", w.String()}}}.html()
 }
 
 // String describes the class.
 func (c RequestClass) String() string {
-	return fmt.Sprintf("%s (%g): prompt %s; output %s", c.Name, c.Share, c.Prompt, c.Output)
-}
-
-// String describes how fresh the router's signals are.
-func (c SignalConfig) String() string {
-	s := "fresh"
-	if c.RefreshMs > 0 {
-		s = fmt.Sprintf("scraped every %g ms", c.RefreshMs)
-	}
-	s += ", " + string(c.index()) + " prefix index"
-	if c.Probes > 0 {
-		s += fmt.Sprintf(", %d probes answering after %g ms", c.Probes, c.ProbeDelayMs)
-	}
-	return s
-}
-
-// HTML shows the signal configuration as a table.
-func (c SignalConfig) HTML() string {
-	sh := sheet{title: "router signals"}
-	sh.add("signals", c.String())
-	return sh.html()
-}
-
-// index is the prefix index, approximate when unset.
-func (c SignalConfig) index() PrefixIndex {
-	if c.PrefixIndex == "" {
-		return ApproximateIndex
-	}
-	return c.PrefixIndex
-}
-
-// String lists the targets set.
-func (s ServingSLO) String() string {
-	out := ""
-	for _, t := range []struct {
-		name string
-		v    float64
-	}{{"TTFT", s.TTFTMs}, {"mean ITL", s.ITLMs}, {"ITL p99", s.ITLP99Ms}, {"end to end", s.E2EMs}} {
-		if t.v > 0 {
-			out += fmt.Sprintf("%s%s ≤ %g ms", yesNo(out == "", "", ", "), t.name, t.v)
-		}
-	}
-	return yesNo(out == "", "no targets", out)
-}
-
-// HTML shows the targets as a table.
-func (s ServingSLO) HTML() string {
-	sh := sheet{title: "serving SLO"}
-	sh.add("targets", s.String())
-	return sh.html()
-}
-
-func (s ServingSummary) sheet() sheet {
-	sh := sheet{title: "serving figures"}
-	sh.add("TTFT", fmt.Sprintf("p50 %s ms, p99 %s ms", Dash("%.1f", s.TTFT.P50), Dash("%.1f", s.TTFT.P99)))
-	sh.add("ITL", fmt.Sprintf("mean %s ms, p99 %s ms", Dash("%.1f", s.ITL.Mean), Dash("%.1f", s.ITL.P99)))
-	sh.add("serving SLO", fmt.Sprintf("%d on time, attainment %s %%", s.OnTime, Dash("%.2f", 100*s.Attainment)))
-	sh.add("preemptions", fmt.Sprintf("%d (%d requests)", s.Preemptions, s.Preempted))
-	sh.add("prefix cache", fmt.Sprintf("%d of %d shared-prefix tokens, %s %%", s.CachedTokens, s.PrefixTokens, Dash("%.1f", 100*s.HitRate)))
-	sh.add("mean batch", Dash("%.2f", s.MeanBatch))
-	sh.add("mean KV use", Dash("%.3f", s.MeanKVUtil))
-	return sh
-}
-
-// String describes the figures.
-func (s ServingSummary) String() string { return s.sheet().text() }
-
-// HTML shows the figures as a table.
-func (s ServingSummary) HTML() string { return s.sheet().html() }
-
-// String describes the replica's figures in one line.
-func (r ReplicaServing) String() string {
-	return fmt.Sprintf("mean batch %s, KV use %s, prefix hits %s %%, %d preemptions",
-		Dash("%.2f", r.MeanBatch), Dash("%.3f", r.MeanKVUtil), Dash("%.1f", 100*r.HitRate), r.Preemptions)
-}
-
-func (a ServingAggregate) sheet() sheet {
-	sh := sheet{title: "serving figures, medians across seeds"}
-	sh.add("TTFT", fmt.Sprintf("p50 %s ms, p99 %s ms", Dash("%.1f", a.MedianTTFTP50), Dash("%.1f", a.MedianTTFTP99)))
-	sh.add("ITL", fmt.Sprintf("mean %s ms, p99 %s ms", Dash("%.1f", a.MedianITLMean), Dash("%.1f", a.MedianITLP99)))
-	sh.add("serving SLO", fmt.Sprintf("attainment %s %% (mean %s %%)", Dash("%.2f", 100*a.MedianAttainment), Dash("%.2f", 100*a.MeanAttainment)))
-	sh.add("prefix hits", Dash("%.1f", 100*a.MedianHitRate)+" %")
-	sh.add("preemptions", Dash("%.0f", a.MedianPreemptions))
-	sh.add("mean batch", Dash("%.2f", a.MedianBatch))
-	sh.add("mean KV use", Dash("%.3f", a.MedianKVUtil))
-	return sh
-}
-
-// String describes the aggregate.
-func (a ServingAggregate) String() string { return a.sheet().text() }
-
-// HTML shows the aggregate as a table.
-func (a ServingAggregate) HTML() string { return a.sheet().html() }
-
-func (r RequestInfo) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("request %d", r.Seq)}
-	sh.add("arrival", fmt.Sprintf("%g ms", r.ArrivalMs))
-	sh.add("prompt", fmt.Sprintf("%d tokens", r.PromptTokens))
-	sh.add("prefix", yesNo(r.PrefixGroup > 0, fmt.Sprintf("group %d, %d tokens", r.PrefixGroup, r.PrefixTokens), "none"))
-	sh.add("session", yesNo(r.Session > 0, fmt.Sprintf("%d, %d earlier tokens", r.Session, r.SessionTokens), "none"))
-	sh.add("priority", string(r.Priority))
-	if r.Rerouted {
-		sh.add("rerouted", "from a failed replica")
-	}
-	return sh
-}
-
-// String describes the request.
-func (r RequestInfo) String() string { return r.sheet().text() }
-
-// HTML shows the request as a table.
-func (r RequestInfo) HTML() string { return r.sheet().html() }
-
-func (c Completion) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("request %d completed at replica %d", c.Request.Seq, c.Replica)}
-	sh.add("latency", fmt.Sprintf("%s ms end to end, %s ms in service", Dash("%.1f", c.LatencyMs), Dash("%.1f", c.ServiceMs)))
-	sh.add("tokens", fmt.Sprintf("TTFT %s ms, ITL %s ms (p99 %s ms), %d output tokens",
-		Dash("%.1f", c.TTFTMs), Dash("%.1f", c.ITLMs), Dash("%.1f", c.ITLP99Ms), c.OutputTokens))
-	sh.add("prefix cache", fmt.Sprintf("%d prompt tokens served", c.CachedTokens))
-	sh.add("preemptions", fmt.Sprint(c.Preemptions))
-	return sh
-}
-
-// String describes the completion.
-func (c Completion) String() string { return c.sheet().text() }
-
-// HTML shows the completion as a table.
-func (c Completion) HTML() string { return c.sheet().html() }
-
-func (p *switching) String() string {
-	return fmt.Sprintf("switching policy, %d of %d switches made", p.next, len(p.switches))
+	return fmt.Sprintf("%s %g%%: prompt %s; output %s", c.Name, 100*c.Share, c.Prompt, c.Output)
 }
 
 // HTML shows the class as a table.
 func (c RequestClass) HTML() string {
 	sh := sheet{title: "request class " + c.Name}
-	sh.add("share", fmt.Sprintf("%g", c.Share))
+	sh.add("share", fmt.Sprintf("%g%%", 100*c.Share))
 	sh.add("prompt tokens", c.Prompt.String())
 	sh.add("output tokens", c.Output.String())
 	return sh.html()
 }
 
-// HTML shows the replica's figures as a table.
+// String describes the hot prefix.
+func (h HotPrefix) String() string {
+	if h == (HotPrefix{}) {
+		return "no hot prefix"
+	}
+	return fmt.Sprintf("%g%% of arrivals from %g to %g ms on a new system prompt", 100*h.Share, h.FromMs, h.ToMs)
+}
+
+// HTML shows the hot prefix as a table.
+func (h HotPrefix) HTML() string {
+	return sheet{title: "hot prefix", rows: []row{{"window", h.String()}}}.html()
+}
+
+// String describes how fresh the router's signals are.
+func (g SignalConfig) String() string {
+	s := "fresh signals"
+	if g.RefreshMs > 0 {
+		s = fmt.Sprintf("signals scraped every %g ms", g.RefreshMs)
+	}
+	index := g.PrefixIndex
+	if index == "" {
+		index = ApproximateIndex
+	}
+	s += ", " + string(index) + " prefix index"
+	if g.Probes > 0 {
+		s += fmt.Sprintf(", %d probes answered after %g ms", g.Probes, g.ProbeDelayMs)
+	}
+	return s
+}
+
+// HTML shows the signals as a table.
+func (g SignalConfig) HTML() string {
+	return sheet{title: "router signals", rows: []row{{"signals", g.String()}}}.html()
+}
+
+// String lists the targets.
+func (o ServingSLO) String() string {
+	var parts []string
+	for _, t := range []struct {
+		name string
+		v    float64
+	}{{"TTFT", o.TTFTMs}, {"ITL", o.ITLMs}, {"ITL p99", o.ITLP99Ms}, {"end to end", o.E2EMs}} {
+		if t.v > 0 {
+			parts = append(parts, fmt.Sprintf("%s ≤ %g ms", t.name, t.v))
+		}
+	}
+	if len(parts) == 0 {
+		return "no serving targets"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// HTML shows the targets as a table.
+func (o ServingSLO) HTML() string {
+	return sheet{title: "serving SLO", rows: []row{{"targets", o.String()}}}.html()
+}
+
+// String summarises the serving figures in one line.
+func (s ServingSummary) String() string {
+	return fmt.Sprintf("TTFT p99 %s ms, ITL p99 %s ms, serving attainment %s, prefix hits %s, %d preemptions, mean batch %s",
+		Dash("%.1f", s.TTFT.P99), Dash("%.1f", s.ITL.P99), Dash("%.2f%%", 100*s.Attainment),
+		Dash("%.1f%%", 100*s.HitRate), s.Preemptions, Dash("%.1f", s.MeanBatch))
+}
+
+// HTML shows the serving figures as a table.
+func (s ServingSummary) HTML() string {
+	sh := sheet{title: "serving figures"}
+	sh.add("TTFT", s.TTFT.String())
+	sh.add("ITL (each request's mean)", s.ITL.String())
+	sh.add("ITL (each request's p99)", s.ITLTail.String())
+	sh.add("serving on time", fmt.Sprintf("%d (%s of cohort arrivals)", s.OnTime, Dash("%.2f%%", 100*s.Attainment)))
+	sh.add("preemptions", fmt.Sprintf("%d, of %d requests", s.Preemptions, s.Preempted))
+	sh.add("prefix cache", fmt.Sprintf("%d of %d prefix tokens served (%s)", s.CachedTokens, s.PrefixTokens, Dash("%.1f%%", 100*s.HitRate)))
+	sh.add("mean batch, KV use", fmt.Sprintf("%s requests, %s", Dash("%.1f", s.MeanBatch), Dash("%.1f%%", 100*s.MeanKVUtil)))
+	return sh.html()
+}
+
+// String summarises the replica's serving figures.
+func (r ReplicaServing) String() string {
+	return fmt.Sprintf("mean batch %s, KV %s, prefix hits %s, %d preemptions",
+		Dash("%.1f", r.MeanBatch), Dash("%.1f%%", 100*r.MeanKVUtil), Dash("%.1f%%", 100*r.HitRate), r.Preemptions)
+}
+
+// HTML shows the replica's serving figures as a table.
 func (r ReplicaServing) HTML() string {
-	sh := sheet{title: "replica serving figures"}
-	sh.add("figures", r.String())
+	return sheet{title: "replica serving figures", rows: []row{{"measured", r.String()}}}.html()
+}
+
+// String describes the request as the router sees it.
+func (r RequestInfo) String() string {
+	s := fmt.Sprintf("request %d at %g ms: %d prompt tokens", r.Seq, r.ArrivalMs, r.PromptTokens)
+	if r.PrefixGroup != 0 {
+		s += fmt.Sprintf(", system prompt %d (%d tokens)", r.PrefixGroup, r.PrefixTokens)
+	}
+	if r.Session != 0 {
+		s += fmt.Sprintf(", session %d (%d tokens carried)", r.Session, r.SessionTokens)
+	}
+	if r.Priority != "" {
+		s += ", " + string(r.Priority)
+	}
+	if r.Rerouted {
+		s += ", rerouted"
+	}
+	return s
+}
+
+// HTML shows the request as a table.
+func (r RequestInfo) HTML() string {
+	return sheet{title: "request", rows: []row{{"seen by the router", r.String()}}}.html()
+}
+
+// String describes the completion.
+func (c Completion) String() string {
+	return fmt.Sprintf("request %d on replica %d: %d tokens, latency %.1f ms, TTFT %.1f ms, ITL %s ms",
+		c.Request.Seq, c.Replica, c.OutputTokens, c.LatencyMs, c.TTFTMs, Dash("%.1f", c.ITLMs))
+}
+
+// HTML shows the completion as a table.
+func (c Completion) HTML() string {
+	sh := sheet{title: "completion"}
+	sh.add("request", c.Request.String())
+	sh.add("replica", fmt.Sprint(c.Replica))
+	sh.add("latency", fmt.Sprintf("%.1f ms (%.1f ms in service)", c.LatencyMs, c.ServiceMs))
+	sh.add("tokens", fmt.Sprintf("%d, TTFT %.1f ms, ITL %s ms (p99 %s ms)", c.OutputTokens, c.TTFTMs, Dash("%.1f", c.ITLMs), Dash("%.1f", c.ITLP99Ms)))
+	sh.add("cache, preemptions", fmt.Sprintf("%d prompt tokens cached, %d preemptions", c.CachedTokens, c.Preemptions))
 	return sh.html()
 }
-
-// String is the scorer and its weight: queue×2.
-func (s Scorer) String() string {
-	if s.Name == "" {
-		return "scorer with no name"
-	}
-	return fmt.Sprintf("%s×%g", s.Name, s.Weight)
-}
-
-// HTML shows the scorer as a table.
-func (s Scorer) HTML() string {
-	sh := sheet{title: "scorer " + s.Name}
-	sh.add("weight", fmt.Sprintf("%g", s.Weight))
-	return sh.html()
-}
-
-// String says what the function is, never its address.
-func (f ScoreFunc) String() string { return "a scorer's function of one run" }
-
-func (p ScoringProfile) sheet() sheet {
-	sh := sheet{title: "scoring profile " + p.Name}
-	scorers := make([]string, len(p.Scorers))
-	for i, s := range p.Scorers {
-		scorers[i] = s.String()
-	}
-	sh.add("scorers", cutList(scorers, " + "))
-	sh.add("picker", "the largest weighted sum, ties drawn at random")
-	sh.add("filter", yesNo(p.Affinity > 0, fmt.Sprintf("prefix score ≥ %g, skipped with probability %g", p.Affinity, p.Explore), "none"))
-	sh.add("admission", yesNo(p.Shed, "sheddable requests refused with probability min(sat⁵·300, 1)", "every request"))
-	return sh
-}
-
-// String describes the profile.
-func (p ScoringProfile) String() string { return p.sheet().text() }
-
-// HTML shows the profile as a table.
-func (p ScoringProfile) HTML() string { return p.sheet().html() }
-
-// HTML shows what the function is.
-func (f ScoreFunc) HTML() string { return sheet{title: f.String()}.html() }

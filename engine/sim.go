@@ -347,6 +347,9 @@ func (s *Simulator) apply(e Event) {
 		r.factor = 1
 	case EventRecover:
 		r.healthy = true
+		if b, ok := r.srv.(*batchServer); ok {
+			b.restart()
+		}
 		r.sync(s.step)
 	case EventFail:
 		if !r.healthy {

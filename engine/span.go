@@ -17,33 +17,34 @@ func (t instant) ms() float64 { return float64(t.step)*StepMs + t.off }
 // first request completes (or the KV cache would overflow, or an arrival
 // cuts it short). Otherwise it is that one iteration.
 //
-// The time of its first j iterations is
+// By the iteration formula of batchServer, its first iteration takes
 //
-//	T(j) = Σ_i serviceMs(D_i(j) − D_i(0), k, J_i) − O·k·(Σ_i J_i·tokens_i(j) − j·J̄)
+//	T(1) = k·(O·J̄ + (decode − O)·Σ_{i makes a token} J_i + Σ_i J_i·(base·[i starts] + prefill·[i's prefill tokens]))
 //
-// with D_i the demand of request i's work so far (base per start, prefill per
-// computed prompt token, decode per token made) and tokens_i(j) the tokens
-// it made in them: the iteration formula of batchServer summed, and written
-// so that for one request alone the overhead term is exactly zero and the
-// first term is exactly its specification service time.
+// and each later one τ = k·(O·J̄ + (decode − O)·Σ_i J_i), so T(j) = T(1) +
+// (j − 1)·τ. A request alone is evaluated as the specification evaluates its
+// service time,
+//
+//	T(j) = serviceMs(D(j) − D(0), k, J) − O·k·(J·tokens(j) − j·J),
+//
+// D the demand of its work so far (base per start, prefill per computed
+// prompt token, decode per token made): the same value, to the last bit of
+// its service time when it runs alone from start to end, which makes B = 1
+// the FIFO server.
 type span struct {
 	at    instant
 	k     float64 // the replica's speed at the span's start
 	iters int     // J, its iterations
 	t1    float64 // T(1)
-	tau   float64 // a decode iteration: (T(J) − T(1))/(J − 1)
+	tau   float64 // a decode iteration (J > 1)
 	end   float64 // T(J)
 	jbar  float64 // the requests' mean jitter
 	n     int
-	// The KV blocks held during iteration j are R(j) = q + n·(j div bs) +
-	// ge[bs − j mod bs]: request i holds ceil((a_i + j)/bs) blocks, a_i + j
-	// its tokens after iteration j, and (a_i + bs − 1) = q_i·bs + r_i.
-	q  int
-	ge []int32 // ge[x] = number of requests with r_i >= x
-	bs int
-	// tokens0 are the batch's prompt and generated tokens at the start;
-	// tok1 the tokens its first iteration makes.
-	tokens0, tok1 int
+	lone  *member // the request, when there is one
+	// The prefilling requests' KV blocks and prompt and made tokens, in a
+	// span of one iteration.
+	fillBlocks int64
+	fillTokens int
 }
 
 // work is the demand (ms at reference speed) of starts admissions, prefilled
@@ -53,98 +54,90 @@ func (b *batchServer) work(starts, prefilled, tokens int) float64 {
 	return mul(b.tok.BaseMs, float64(starts)) + mul(b.tok.PrefillMs, float64(prefilled)) + mul(b.tok.DecodeMs, float64(tokens))
 }
 
-// start evaluates the span that b's scheduled batch begins at at.
-func (sp *span) start(b *batchServer, at instant, k float64) {
-	sp.at, sp.k, sp.n, sp.bs = at, k, len(b.members), b.bs
-	sp.tokens0, sp.tok1 = 0, 0
-	sum, iters := 0.0, math.MaxInt
-	for i := range b.members {
-		m := &b.members[i]
-		m.d0 = b.work(m.st.starts, m.st.prefilled, m.st.generated)
-		sum += m.req.jitter
-		sp.tokens0 += int(m.req.prompt) + m.st.generated
-		sp.tok1 += m.tok1
-		if m.tok1 == 0 {
-			iters = 1
-		} else {
-			iters = min(iters, int(m.req.output)-m.st.generated)
+// plan1 is m's work in the span's first iteration: its plan while
+// prefilling or when its prefill completes in it, a token otherwise.
+func (m *member) plan1(g int64) (start1, pre1, tok1 int) {
+	if m.decoding && m.gf <= g {
+		return 0, 0, 1
+	}
+	return m.start1, m.pre1, m.tok1
+}
+
+// start evaluates the span b's scheduled batch begins at instant at.
+func (sp *span) start(b *batchServer, at instant, k float64, fillBlocks int64, fillTokens int) {
+	*sp = span{at: at, k: k, n: len(b.run), fillBlocks: fillBlocks, fillTokens: fillTokens}
+	sp.jbar = b.sumJ / float64(sp.n)
+	iters := 1
+	if len(b.fill) == 0 {
+		_, fin := b.dec.first(b.pool)
+		iters = int(fin - b.g)
+	}
+	if b.kvCap != math.MaxInt64 && iters > 1 {
+		iters = sp.kvLimit(b, iters)
+	}
+	if sp.n == 1 {
+		sp.lone = &b.pool[b.run[0]]
+		sp.t1 = sp.loneElapsed(b, 1)
+	} else {
+		o := b.c.OverheadMs
+		shared := mul(o, sp.jbar) + mul(b.tok.DecodeMs-o, b.dec.sumJ)
+		var prefill float64
+		for _, s := range b.planned {
+			m := &b.pool[s]
+			prefill += mul(m.req.jitter, mul(b.tok.BaseMs, float64(m.start1))+mul(b.tok.PrefillMs, float64(m.pre1)))
+		}
+		sp.t1 = mul(k, shared+prefill)
+		if iters > 1 {
+			sp.tau = mul(k, shared)
 		}
 	}
-	sp.jbar = sum / float64(sp.n)
-	sp.residues(b)
-	if b.kvCap != math.MaxInt {
-		iters = sp.kvLimit(iters, b.kvCap)
-	}
-	sp.iters = iters
-	sp.t1 = sp.elapsed(b, 1)
 	sp.shorten(b, iters)
+}
+
+// loneElapsed is T(j) for a request alone.
+func (sp *span) loneElapsed(b *batchServer, j int) float64 {
+	m := sp.lone
+	start1, pre1, tok1 := m.plan1(b.g)
+	gen := m.made(b.g)
+	made := tok1 + j - 1
+	d := b.work(m.st.starts+start1, m.st.prefilled+pre1, gen+made) - b.work(m.st.starts, m.st.prefilled, gen)
+	tok := mul(m.req.jitter, float64(made)) - mul(float64(j), sp.jbar)
+	return serviceMs(d, sp.k, m.req.jitter) - mul(mul(b.c.OverheadMs, sp.k), tok)
 }
 
 // elapsed is T(j), the time of the span's first j iterations (ms).
 func (sp *span) elapsed(b *batchServer, j int) float64 {
-	var work, tok float64
-	for i := range b.members {
-		m := &b.members[i]
-		made := m.tok1 + j - 1
-		d := b.work(m.st.starts+m.start1, m.st.prefilled+m.pre1, m.st.generated+made) - m.d0
-		work += serviceMs(d, sp.k, m.req.jitter)
-		tok += mul(m.req.jitter, float64(made))
+	if sp.lone != nil {
+		return sp.loneElapsed(b, j)
 	}
-	return work - mul(mul(b.c.OverheadMs, sp.k), tok-mul(float64(j), sp.jbar))
+	return sp.t1 + mul(float64(j-1), sp.tau)
 }
 
 // shorten makes the span j iterations long.
 func (sp *span) shorten(b *batchServer, j int) {
-	sp.iters, sp.end, sp.tau = j, sp.t1, 0
+	sp.iters, sp.end = j, sp.t1
 	if j > 1 {
 		sp.end = sp.elapsed(b, j)
 		sp.tau = (sp.end - sp.t1) / float64(j-1)
 	}
 }
 
-// residues prepares R(j).
-func (sp *span) residues(b *batchServer) {
-	clear(sp.ge)
-	sp.q = 0
-	for i := range b.members {
-		m := &b.members[i]
-		a := m.kv + m.pre1 + m.tok1 - 1 + b.bs - 1
-		sp.q += a / b.bs
-		sp.ge[a%b.bs]++
+// blocks is the KV blocks the batch holds during the span's iteration j.
+func (sp *span) blocks(b *batchServer, j int) int64 {
+	n := b.dec.blocks(b.g + int64(j))
+	if j == 1 {
+		n += sp.fillBlocks
 	}
-	for x := b.bs - 1; x >= 0; x-- {
-		sp.ge[x] += sp.ge[x+1]
-	}
-}
-
-// blocks is R(j), the KV blocks held during iteration j.
-func (sp *span) blocks(j int) int {
-	return sp.q + sp.n*(j/sp.bs) + int(sp.ge[sp.bs-j%sp.bs])
-}
-
-// blocksSum is R(1) + … + R(j): the closed form Σ_i Σ_m floor((r_i + m)/bs)
-// grouped by residue.
-func (sp *span) blocksSum(j int) int {
-	f := func(x int) int { // Σ_{y=1..x} floor(y/bs)
-		q, r := x/sp.bs, x%sp.bs
-		return sp.bs*q*(q-1)/2 + q*(r+1)
-	}
-	sum := j * sp.q
-	for r := range sp.bs {
-		if c := int(sp.ge[r] - sp.ge[r+1]); c > 0 {
-			sum += c * (f(r+j) - f(r))
-		}
-	}
-	return sum
+	return n
 }
 
 // kvLimit is the most iterations, up to iters, during which the batch's KV
-// blocks fit in capacity (R(1) fits: the scheduler made sure).
-func (sp *span) kvLimit(iters, capacity int) int {
+// blocks fit in the cache (the first one fits: the scheduler made sure).
+func (sp *span) kvLimit(b *batchServer, iters int) int {
 	lo, hi := 1, iters
 	for lo < hi {
 		mid := hi - (hi-lo)/2
-		if sp.blocks(mid) <= capacity {
+		if sp.blocks(b, mid) <= b.kvCap {
 			lo = mid
 		} else {
 			hi = mid - 1
@@ -154,17 +147,18 @@ func (sp *span) kvLimit(iters, capacity int) int {
 }
 
 // blockMs is the integral of the KV blocks held over the span's first x ms.
-func (sp *span) blockMs(x float64) float64 {
+func (sp *span) blockMs(b *batchServer, x float64) float64 {
 	if x <= 0 {
 		return 0
 	}
+	r1 := float64(sp.blocks(b, 1))
 	if x <= sp.t1 || sp.iters == 1 {
-		return float64(sp.blocks(1)) * min(x, sp.t1)
+		return r1 * min(x, sp.t1)
 	}
-	j := sp.iterationsIn(x) // complete iterations
-	done := float64(sp.blocks(1))*sp.t1 + sp.tau*float64(sp.blocksSum(j)-sp.blocks(1))
+	j := sp.iterationsIn(x) // complete iterations, at least one
+	done := r1*sp.t1 + sp.tau*float64(b.dec.blocksSum(b.g+2, b.g+int64(j)))
 	if j < sp.iters {
-		done += float64(sp.blocks(j+1)) * (x - sp.t1 - float64(j-1)*sp.tau)
+		done += float64(sp.blocks(b, j+1)) * (x - sp.t1 - float64(j-1)*sp.tau)
 	}
 	return done
 }
@@ -187,16 +181,8 @@ func (sp *span) iterationsBy(now int64) int {
 	return sp.iterationsIn(float64(now-sp.at.step)*StepMs - sp.at.off)
 }
 
-// tokensAfter is the batch's prompt and generated tokens after j iterations.
-func (sp *span) tokensAfter(j int) int {
-	if j == 0 {
-		return sp.tokens0
-	}
-	return sp.tokens0 + sp.tok1 + sp.n*(j-1)
-}
-
 // iterationEndingBy is the first iteration that ends at or after boundary
-// now (T(j) ≥ now), found from the decode iteration time and checked exactly.
+// now (T(j) ≥ now), found from the decode iteration time and checked.
 func (sp *span) iterationEndingBy(b *batchServer, now int64) int {
 	x := float64(now-sp.at.step)*StepMs - sp.at.off
 	if x <= sp.t1 || sp.iters == 1 {
@@ -218,6 +204,10 @@ func (sp *span) iterationEndingBy(b *batchServer, now int64) int {
 // dueStep is the boundary at which the span's end is seen.
 func (sp *span) dueStep() int64 { return sp.at.step + serviceSteps(sp.at.off+sp.end) }
 
+// endRaw is where the span ends, counted from its start's boundary (so that
+// a request alone spends exactly T in the batch).
+func (sp *span) endRaw() instant { return instant{step: sp.at.step, off: sp.at.off + sp.end} }
+
 // endInstant is where the span ends, as an instant with off < StepMs.
 func (sp *span) endInstant() instant {
 	off := sp.at.off + sp.end
@@ -227,31 +217,3 @@ func (sp *span) endInstant() instant {
 
 // abs is the absolute time (ms) x ms into the span.
 func (sp *span) abs(x float64) float64 { return sp.at.ms() + x }
-
-// apply records what the span did for member m: its tokens and their
-// times, its prefill, its KV and its time in the batch.
-func (sp *span) apply(m *member, b *batchServer) {
-	made := 0
-	if m.tok1 == 1 {
-		made = sp.iters
-		first := sp.abs(sp.t1)
-		if m.st.generated == 0 {
-			m.st.firstTok, m.st.firstSeen = first, sp.at.step+serviceSteps(sp.at.off+sp.t1)
-		} else {
-			m.st.gaps.add(first-m.st.lastTok, 1)
-			m.st.nGaps++
-		}
-		m.st.gaps.add(sp.tau, sp.iters-1)
-		m.st.nGaps += sp.iters - 1
-		m.st.lastTok = sp.abs(sp.end)
-	}
-	m.st.generated += made
-	m.st.starts += m.start1
-	m.st.prefilled += m.pre1
-	m.prefillLeft -= m.pre1
-	m.kv += m.pre1 + made
-	m.st.service += sp.end
-	if m.start1 == 1 {
-		m.fresh = false
-	}
-}

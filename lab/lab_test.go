@@ -62,6 +62,7 @@ func TestBuilderErrorsFailInTheCall(t *testing.T) {
 	}{
 		{func() { NewScenario("x").Rate(-5) }, "Scenario.Rate: rps: -5 is not allowed (want a number of requests per second in (0, 1e+06])"},
 		{func() { Steady().Rate(nan) }, "Scenario.Rate: rps: NaN is not allowed"},
+		{func() { Named("chat").Serving(engine.ServingConfig{}) }, "Scenario.Serving: serving.max_batch: 0 is not allowed (want an integer from 1 to 4096)"},
 		{func() { Steady().Rate(inf) }, "Scenario.Rate: rps: +Inf is not allowed"},
 		{func() { Steady().At(-1, Fail(1)) }, "Scenario.At: seconds: -1 is not allowed (want a time within the run, 0 to 15 s (call .Warmup or .Measure first for a longer run))"},
 		{func() { Steady().At(20, Fail(1)) }, "Scenario.At: seconds: 20 is not allowed (want a time within the run, 0 to 15 s"},
@@ -107,7 +108,7 @@ func TestBuilderErrorsFailInTheCall(t *testing.T) {
 		{func() { Steady().Warmup(0.0001) }, "Scenario.Warmup: warmup_ms: 0.1 is not allowed (want a finite multiple of 0.5 ms >= 0)"},
 		{func() { Steady().Measure(0) }, "Scenario.Measure: seconds: 0 is not allowed (want a finite number of seconds > 0)"},
 		{func() { Steady().SLO(0) }, "Scenario.SLO: slo_ms: 0 is not allowed"},
-		{func() { Named("nope") }, `lab.Named: scenario: "nope" is not allowed (want one of steady, burst, straggler, failure)`},
+		{func() { Named("nope") }, `lab.Named: scenario: "nope" is not allowed (want one of steady, burst, straggler, failure, chat, sessions, long-context, kv-pressure, hot-prefix, herding, prefix-failure)`},
 		// REVIEW's defect: an option a policy does not read is refused.
 		{func() { LatencyAware(C(0.9), Ceiling(5)) }, "lab.LatencyAware: option: lab.C(0.9) is not allowed (want an option latency-aware takes: lab.Alpha)"},
 		{func() { LatencyAware(Alpha(0.3), Ceiling(5)) }, "lab.LatencyAware: option: lab.Ceiling(5) is not allowed (want an option latency-aware takes: lab.Alpha)"},

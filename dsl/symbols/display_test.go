@@ -139,6 +139,7 @@ func displaySamples(t *testing.T) map[string][]any {
 	env := lab.Env{Context: context.Background, SVG: plot.NewSVGRenderer(1), Workers: 2}
 	palette, _ := plot.DefaultPalette().With("mine", "#123456")
 	paired := pairedValues(t, r)
+	sv := servingValues(t)
 	return map[string][]any{
 		"lab.Comparison":  {r.cmp, *r.cmp},
 		"lab.Env":         {env, &env, lab.Background()},
@@ -221,28 +222,29 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.TimelinePoint":   {r.run.RunResult.Timeline.Points[200], r.wideRun.Timeline.Points[1]},
 		"engine.TokenCount":      {engine.DefaultTokenModel().Prompt},
 		"engine.TokenModel":      {engine.DefaultTokenModel()},
-		"engine.Totals":          {r.sim.Totals()},
-		"engine.TraceRecord":     {r.traced.Trace[0]},
-		"engine.View":            {r.view, r.wideView},
 
-		"engine.Admitter":           {r.switching.(engine.Admitter)},
-		"engine.Completion":         {r.completion},
-		"engine.CompletionObserver": {r.switching.(engine.CompletionObserver)},
+		"engine.Admitter":           {admitAll{}},
+		"engine.CompletionObserver": {admitAll{}},
+		"engine.Completion":         {sv.completion},
+		"engine.HotPrefix":          {sv.scn.Serving.Workload.HotPrefix},
 		"engine.PrefixIndex":        {engine.ApproximateIndex, engine.PreciseIndex},
 		"engine.Priority":           {engine.Critical, engine.Sheddable},
 		"engine.QueueOrder":         {engine.FIFOQueue, engine.PriorityQueue},
-		"engine.ReplicaServing":     {*r.servingRun.PerReplica[0].Serving},
+		"engine.ReplicaServing":     {*sv.run.PerReplica[0].Serving},
 		"engine.RequestClass":       {engine.PromptHeavy(0.3), engine.DecodeHeavy(0.7)},
-		"engine.RequestInfo":        {r.completion.Request},
-		"engine.ServingAggregate":   {*r.servingCmp.Policies[0].Summary.Serving},
-		"engine.ServingConfig":      {*r.servingCmp.Scenario.Serving},
-		"engine.ServingSLO":         {engine.DefaultServing().SLO},
-		"engine.ServingSummary":     {*r.servingRun.Serving},
-		"engine.ServingWorkload":    {r.servingCmp.Scenario.Serving.Workload},
-		"engine.Scorer":             {engine.QueueScorer(2), lab.Score("mine", 1, func(*lab.View, lab.Replica) float64 { return 1 })},
-		"engine.ScoreFunc":          {r.scoreFunc},
-		"engine.ScoringProfile":     {engine.ScoringProfile{Name: "llm-d", Scorers: []engine.Scorer{engine.QueueScorer(2), engine.KVScorer(2)}, Affinity: 0.8, Explore: 0.01, Shed: true}},
-		"engine.SignalConfig":       {engine.SignalConfig{RefreshMs: 200, PrefixIndex: engine.PreciseIndex, Probes: 2, ProbeDelayMs: 1}},
+		"engine.RequestInfo":        {sv.completion.Request},
+		"engine.ServingConfig":      {*sv.scn.Serving, engine.DefaultServing()},
+		"engine.ServingSLO":         {sv.scn.Serving.SLO},
+		"engine.ServingSummary":     {*sv.run.Serving, sv.run.Serving},
+		"engine.ServingWorkload":    {sv.scn.Serving.Workload, engine.ServingWorkload{Mix: []engine.RequestClass{engine.PromptHeavy(1)}}},
+		"engine.SignalConfig":       {sv.scn.Serving.Signals, engine.SignalConfig{RefreshMs: 200, PrefixIndex: engine.PreciseIndex, Probes: 2, ProbeDelayMs: 1}},
+		"engine.Totals":             {r.sim.Totals()},
+		"engine.TraceRecord":        {r.traced.Trace[0]},
+		"engine.View":               {r.view, r.wideView},
+
+		"engine.Scorer":         {engine.QueueScorer(2), lab.Score("mine", 1, func(*lab.View, lab.Replica) float64 { return 1 })},
+		"engine.ScoreFunc":      {r.scoreFunc},
+		"engine.ScoringProfile": {engine.ScoringProfile{Name: "llm-d", Scorers: []engine.Scorer{engine.QueueScorer(2), engine.KVScorer(2)}, Affinity: 0.8, Explore: 0.01, Shed: true}},
 
 		// plot.Chart's implementations are go-echarts' chart types, outside
 		// these packages; lab.Chart turns one into the Figure sampled above.
@@ -261,6 +263,46 @@ func displaySamples(t *testing.T) map[string][]any {
 }
 
 // pairedSamples are paired statistics of the sample comparison and sweep.
+// admitAll is a policy's optional admitter and completion observer.
+type admitAll struct{ seen int }
+
+func (admitAll) Admit(*engine.View) bool               { return true }
+func (a admitAll) ObserveCompletion(engine.Completion) {}
+func (a admitAll) String() string                      { return "admits every request" }
+
+type servingSamples struct {
+	scn        engine.Scenario
+	run        *engine.RunResult
+	completion engine.Completion
+}
+
+// servingValues are a run of the hot-prefix serving scenario and one of its
+// completions as a router sees it.
+func servingValues(t *testing.T) servingSamples {
+	scn, err := engine.BuiltinScenario("hot-prefix", engine.ScenarioRate("hot-prefix"), engine.DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c engine.Completion
+	obs := engine.PolicySpec{Name: "observed", New: func(env engine.PolicyEnv) (engine.Policy, error) {
+		p, err := engine.LeastQueue().New(env)
+		return completionSpy{p, &c}, err
+	}}
+	run, err := engine.Run(context.Background(), engine.RunSpec{Scenario: scn, Policy: obs, Seed: 1, Protocol: engine.DefaultProtocol()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servingSamples{scn: scn, run: run, completion: c}
+}
+
+// completionSpy keeps the last completion a policy observes.
+type completionSpy struct {
+	engine.Policy
+	last *engine.Completion
+}
+
+func (s completionSpy) ObserveCompletion(c engine.Completion) { *s.last = c }
+
 type pairedSamples struct {
 	cmp   *engine.Paired
 	sweep *engine.SweepPaired
@@ -300,13 +342,7 @@ type realValues struct {
 	decision       engine.Decision
 	live, wideLive *lab.LiveView
 	actions        lab.LiveActions
-	// a run and a comparison of the serving model, a completion a router
-	// saw in it, and a policy that admits and observes completions
-	servingRun *engine.RunResult
-	servingCmp *engine.Comparison
-	completion engine.Completion
-	switching  engine.Policy
-	scoreFunc  engine.ScoreFunc
+	scoreFunc      engine.ScoreFunc // a built-in scorer's function of one run
 }
 
 func newRealValues(t *testing.T) *realValues {
@@ -335,7 +371,10 @@ func newRealValues(t *testing.T) *realValues {
 		r.instances = append(r.instances, p)
 	}
 	r.wideValues(t)
-	r.servingValues(t)
+	var err error
+	if r.scoreFunc, err = engine.QueueScorer(1).New(engine.PolicyEnv{}); err != nil {
+		t.Fatal(err)
+	}
 	r.liveValues(t)
 	return r
 }
@@ -474,36 +513,4 @@ func recorded() *engine.RecordedSession {
 		r.Switches = append(r.Switches, engine.NamedSwitch{At: float64(1000 * (i + 1)), Policy: []string{"least-queue", "adaptive"}[i%2]})
 	}
 	return r
-}
-
-// servingValues come from a short run and comparison of the serving model
-// with shared prefixes, sessions and priorities.
-func (r *realValues) servingValues(t *testing.T) {
-	s := engine.NewScenario("serving")
-	s.Rate, s.Speeds = 40, []float64{11, 11, 11}
-	s.Demand.Tokens = engine.ServingTokenModel()
-	c := engine.DefaultServing()
-	c.Workload = engine.ServingWorkload{PrefixGroups: 8, ZipfS: 1.1, SystemPromptTokens: 512, Sessions: 20, MeanTurns: 3, MaxContextTokens: 16384, SheddableShare: 0.2}
-	s.Serving = &c
-	protocol := engine.Protocol{Warmup: 500, Measure: 2000, SLO: 2000}
-	watch := lab.Stateful("watch", func() lab.Hooks { return lab.Hooks{Pick: func(v *lab.View) int { return v.Eligible[0].ID }} })
-	var err error
-	r.servingRun, err = engine.Run(context.Background(), engine.RunSpec{Scenario: s, Policy: engine.LeastQueue(), Seed: 1, Protocol: protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.servingCmp, err = engine.Compare(context.Background(), engine.Experiment{Scenario: s, Policies: []engine.PolicySpec{engine.LeastQueue(), watch}, Seeds: engine.DefaultSeeds(2), Protocol: protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sw, err := engine.Switching(engine.LeastQueue(), []engine.PolicySwitch{{At: 1000, Policy: engine.Random()}}).New(engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2), Now: func() float64 { return 0 }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.switching = sw
-	if r.scoreFunc, err = engine.QueueScorer(1).New(engine.PolicyEnv{}); err != nil {
-		t.Fatal(err)
-	}
-	r.completion = engine.Completion{Replica: 2, ServiceMs: 830, LatencyMs: 912.5, TTFTMs: 95, ITLMs: 18.5, ITLP99Ms: 31, OutputTokens: 44, CachedTokens: 512,
-		Request: engine.RequestInfo{Seq: 17, ArrivalMs: 1203.5, PromptTokens: 1100, PrefixGroup: 3, PrefixTokens: 512, Session: 4, SessionTokens: 240, Priority: engine.Sheddable}}
 }

@@ -34,12 +34,12 @@ func readImportGraph(ctx context.Context, root string) (importGraph, error) {
 		if len(fields) == 0 || !strings.HasPrefix(fields[0], module) {
 			continue
 		}
-		pkg := engineOwn(strings.TrimPrefix(fields[0], module))
+		pkg := owner(strings.TrimPrefix(fields[0], module))
 		if _, ok := g[pkg]; !ok {
 			g[pkg] = nil
 		}
 		for _, imp := range fields[1:] {
-			if q := engineOwn(strings.TrimPrefix(imp, module)); strings.HasPrefix(imp, module) && q != pkg {
+			if q := owner(strings.TrimPrefix(imp, module)); strings.HasPrefix(imp, module) && q != pkg && !slices.Contains(g[pkg], q) {
 				g[pkg] = append(g[pkg], q)
 			}
 		}
@@ -47,10 +47,11 @@ func readImportGraph(ctx context.Context, root string) (importGraph, error) {
 	return g, nil
 }
 
-// engineOwn draws the engine's internal packages as the engine: they are
-// its implementation, and the engine imports nothing else of routelab.
-func engineOwn(pkg string) string {
-	if strings.HasPrefix(pkg, "engine/internal/") {
+// owner is the layer a package is drawn as: the engine's sub-packages
+// (engine/internal/prefix) are the model, standard library only, so they
+// are drawn as the engine.
+func owner(pkg string) string {
+	if strings.HasPrefix(pkg, "engine/") {
 		return "engine"
 	}
 	return pkg
