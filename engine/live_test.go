@@ -124,17 +124,19 @@ func randomControl(rng *Rand, replicas int) Event {
 }
 
 // resultJSON is what a run measured (not the name it gives its policy:
-// a replayed switching policy names its switches).
+// a replayed switching policy names its switches). The latency statistics
+// are written with %#v, as JSON has no NaN for a run that completed no
+// cohort request (a serving scenario overloaded and failing).
 func resultJSON(t *testing.T, r *RunResult) string {
 	t.Helper()
 	sum := r.RunSummary
 	sum.Policy = ""
 	b, err := json.Marshal(struct {
 		Summary   RunSummary
-		Latency   LatencyStats
+		Latency   string
 		Replicas  []ReplicaResult
 		Latencies []float64
-	}{sum, r.Latency, r.PerReplica, r.Latencies})
+	}{sum, fmt.Sprintf("%#v", r.Latency), r.PerReplica, r.Latencies})
 	if err != nil {
 		t.Fatal(err)
 	}
