@@ -6,10 +6,14 @@ import (
 	"testing"
 )
 
-// benchRun simulates one long seeded run per iteration and reports simulated
-// requests per CPU-second (single goroutine) and allocations per request.
+// benchRun simulates one long seeded run per iteration (ten simulated
+// minutes) and reports simulated requests per second (single goroutine)
+// and allocations per request.
 func benchRun(b *testing.B, scn Scenario, pol PolicySpec) {
-	proto := Protocol{Warmup: 1000, Measure: 600000, SLO: DefaultSLO}
+	benchProtocol(b, scn, pol, Protocol{Warmup: 1000, Measure: 600000, SLO: DefaultSLO})
+}
+
+func benchProtocol(b *testing.B, scn Scenario, pol PolicySpec, proto Protocol) {
 	b.ReportAllocs()
 	var requests int64
 	tables := prepareTokens(scn.Demand.Tokens)
@@ -40,6 +44,31 @@ func BenchmarkSimulate(b *testing.B) {
 			benchRun(b, scn, p)
 		})
 	}
+}
+
+// BenchmarkServing is the serving model at B = 32 with chunked prefill, a
+// KV limit and prefix caching: three replicas at about 85 % of their
+// capacity, 50 Zipf-distributed system prompts of 600 tokens, a tenth of
+// the requests critical and a fifth sheddable, fresh signals (the router's
+// prefix index updated at every decision); three simulated hours per
+// iteration.
+func BenchmarkServing(b *testing.B) {
+	for _, p := range []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV()} {
+		b.Run(p.Name, func(b *testing.B) {
+			benchProtocol(b, benchServingScenario(), p, Protocol{Warmup: 60000, Measure: 3 * 3600000, SLO: 1e5})
+		})
+	}
+}
+
+func benchServingScenario() Scenario {
+	s := NewScenario("serving-bench")
+	s.Rate = 10
+	s.Speeds = []float64{11, 11, 11}
+	s.Demand.Tokens = ServingTokenModel()
+	c := DefaultServing()
+	c.Workload = ServingWorkload{PrefixGroups: 50, ZipfS: 1, SystemPromptTokens: 600, CriticalShare: 0.1, SheddableShare: 0.2}
+	s.Serving = &c
+	return s
 }
 
 // BenchmarkCompareStraggler is the specification's comparison: the four

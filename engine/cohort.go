@@ -52,6 +52,7 @@ type cohort struct {
 	throughput    int // completions in (from, to], warm-up carryover included
 	lat           []float64
 	perReplica    []replicaTally
+	srv           *servingTally // the serving model's figures; nil in the specification's
 }
 
 type replicaTally struct {

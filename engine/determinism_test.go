@@ -58,10 +58,17 @@ func TestWorkloadFingerprintsEqualAcrossPolicies(t *testing.T) {
 	}
 }
 
-// state renders everything observable about a simulator.
+// state renders everything observable about a simulator (the serving
+// model's tally by value, not by address).
 func state(s *Simulator) string {
 	snap := s.Snapshot()
-	return fmt.Sprintf("%+v\n%+v\nfp=%x", snap, *s.cohort, s.wl.hash)
+	c := *s.cohort
+	srv := c.srv
+	c.srv = nil
+	if srv != nil {
+		return fmt.Sprintf("%+v\n%+v\n%+v\nfp=%x", snap, c, *srv, s.wl.hash)
+	}
+	return fmt.Sprintf("%+v\n%+v\nfp=%x", snap, c, s.wl.hash)
 }
 
 // Advance gives the same result however time is chunked, and skipping idle

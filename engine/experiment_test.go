@@ -83,7 +83,7 @@ func TestCancelledCompareReturnsNoResult(t *testing.T) {
 // The golden comparison pins every figure of a small experiment; -update
 // rewrites it. TestGoldenComparisonInvariants checks the file itself.
 func TestGoldenComparison(t *testing.T) {
-	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(3)}
+	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
 	got := compareJSON(t, e)
 	path := filepath.Join("testdata", "compare_failure.golden.json")
 	if *update {
@@ -103,7 +103,7 @@ func TestGoldenComparison(t *testing.T) {
 // The text table is what `routelab compare` prints and write-ups quote: it
 // is pinned byte for byte (-update rewrites it).
 func TestGoldenComparisonText(t *testing.T) {
-	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(3)}
+	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
 	c, err := Compare(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)

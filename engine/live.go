@@ -44,7 +44,7 @@ type Snapshot struct {
 
 // Snapshot returns the current state. It never changes the simulation.
 func (s *Simulator) Snapshot() Snapshot {
-	v := s.buildView()
+	v := s.buildView(nil, false, false)
 	snap := Snapshot{
 		Now:        s.Now(),
 		Replicas:   make([]ReplicaSnapshot, len(s.replicas)),
@@ -55,30 +55,11 @@ func (s *Simulator) Snapshot() Snapshot {
 	for i := range s.replicas {
 		r := &s.replicas[i]
 		snap.Replicas[i] = ReplicaSnapshot{Replica: v.Replicas[i], SpeedMs: r.base * r.factor, Assigned: r.assigned, Finished: r.finished,
-			Requests: s.requestsAt(r)}
+			Requests: r.srv.inspect(s.step, r.speed())}
 	}
 	snap.Recent, s.scratch = s.live.recent(s.scratch)
 	snap.RecentLatencies = slices.Clone(s.scratch)
 	return snap
-}
-
-// requestsAt lists r's requests, predicting the completion of the waiting
-// ones at r's current speed (each starts at the boundary its predecessor
-// completes on, as start does).
-func (s *Simulator) requestsAt(r *replicaState) []RequestSnapshot {
-	if !r.busy {
-		return nil
-	}
-	out := make([]RequestSnapshot, 0, 1+r.queue.len())
-	out = append(out, RequestSnapshot{Seq: r.cur.seq, Arrival: r.cur.arrival, ServiceMs: r.service, Done: float64(r.done) * StepMs})
-	done := r.done
-	for j := 0; j < r.queue.len(); j++ {
-		q := r.queue.at(j)
-		service := mul(mul(q.demand, r.base*r.factor/ReferenceDemand), q.jitter)
-		done += int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
-		out = append(out, RequestSnapshot{Seq: q.seq, Arrival: q.arrival, ServiceMs: service, Done: float64(done) * StepMs})
-	}
-	return out
 }
 
 // Timeline is a run sampled at a fixed interval, for plotting.
@@ -97,6 +78,15 @@ type TimelinePoint struct {
 	Assigned   []int64 `json:"assigned"` // cumulative
 	P99        float64 `json:"p99_ms"`   // last 250 completions; NaN before any
 	Throughput float64 `json:"throughput_rps"`
+	// The serving model's replicas also give (nil in the specification's
+	// model): the fraction of KV blocks held, and cumulative counts of
+	// preemptions and of prompt tokens served by the prefix cache out of
+	// the shared-prefix tokens asked of it (the hit rate between two points
+	// is the ratio of their differences). InFlight is the running batch.
+	KVUtil       []float64 `json:"kv_util,omitempty"`
+	Preemptions  []int64   `json:"preemptions,omitempty"`
+	CachedTokens []int64   `json:"cached_tokens,omitempty"`
+	PrefixTokens []int64   `json:"prefix_tokens,omitempty"`
 }
 
 type sampler struct {
@@ -119,12 +109,18 @@ func (sp *sampler) record(s *Simulator) {
 	}
 	for i := range s.replicas {
 		r := &s.replicas[i]
-		p.Waiting[i] = r.queue.len()
-		if r.busy {
-			p.InFlight[i] = 1
-		}
+		l := r.srv.load(s.step)
+		p.Waiting[i], p.InFlight[i] = l.waiting, l.running
 		p.Healthy[i] = r.healthy
 		p.Assigned[i] = r.assigned
+	}
+	if sr := s.serving; sr != nil {
+		p.KVUtil, p.Preemptions, p.CachedTokens, p.PrefixTokens = make([]float64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+		for i, b := range sr.batch {
+			c := b.counters(s.step)
+			p.KVUtil[i] = b.load(s.step).kvUtil
+			p.Preemptions[i], p.CachedTokens[i], p.PrefixTokens[i] = c.preemptions, c.cached, c.prefixed
+		}
 	}
 	var st LatencyStats
 	st, s.scratch = s.live.recent(s.scratch)

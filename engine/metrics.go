@@ -123,7 +123,7 @@ func Metrics() []Metric {
 	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*RunSummary) float64) Metric {
 		return Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum, value: f}
 	}
-	return []Metric{
+	return append([]Metric{
 		counted("cohort_arrivals", "cohort arrivals", none, med, "requests arriving after the warm-up up to the cutoff", func(r *RunSummary) int { return r.Cohort }),
 		counted("completed", "completed", none, med, "cohort requests completed by the cutoff", func(r *RunSummary) int { return r.Completed }),
 		counted("shed", "shed", lower, med, "cohort requests no replica could take (every queue full or down)", func(r *RunSummary) int { return r.Shed }),
@@ -141,7 +141,7 @@ func Metrics() []Metric {
 		valued("attainment", "attainment", "fraction", higher, med|SummaryMean, "on-time cohort requests / cohort arrivals (0 with arrivals but none on time)", func(r *RunSummary) float64 { return r.Attainment }),
 		valued("goodput_rps", "goodput", "req/s", higher, med, "on-time cohort requests per second of the measurement window", func(r *RunSummary) float64 { return r.GoodputRPS }),
 		valued("throughput_rps", "throughput", "req/s", none, med, "every completion in the measurement window (warm-up carry-over included) per second", func(r *RunSummary) float64 { return r.ThroughputRPS }),
-	}
+	}, servingMetrics()...)
 }
 
 // PairedMetricKeys are the metrics a paired comparison reports unless told

@@ -2,35 +2,32 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
 )
 
 // The metric table and a run's record name the same metrics, in the same
-// order, with the same values.
+// order, with the same values: every metric for a run of the serving model,
+// the specification's alone for a run of its model.
 func TestMetricsMatchRunRecord(t *testing.T) {
-	r := mustRun(t, RunSpec{Scenario: mustScenario(t, "straggler", DefaultRate, DefaultHeterogeneity), Policy: Adaptive(DefaultAdaptiveParams()), Seed: 3, Protocol: DefaultProtocol()})
-	rec := RunRecord(&r.RunSummary)
-	var names []string
-	for _, f := range rec {
-		names = append(names, f.Name)
-	}
-	at := slices.Index(names, "cohort_arrivals")
-	for i, m := range Metrics() {
-		if at+i >= len(rec) || rec[at+i].Name != m.Key {
-			t.Fatalf("metric %d is %q; the record's field there is %v", i, m.Key, rec[min(at+i, len(rec)-1)])
+	spec := mustRun(t, RunSpec{Scenario: mustScenario(t, "straggler", DefaultRate, DefaultHeterogeneity), Policy: Adaptive(DefaultAdaptiveParams()), Seed: 3, Protocol: DefaultProtocol()})
+	serving := mustRun(t, RunSpec{Scenario: richServing(9), Policy: LeastQueue(), Seed: 3, Protocol: richExperiment().Protocol})
+	for _, r := range []*RunSummary{&spec.RunSummary, &serving.RunSummary} {
+		var metrics []Metric
+		for _, m := range Metrics() {
+			if m.Has(r) {
+				metrics = append(metrics, m)
+			}
 		}
-		want := rec[at+i].Value
-		if n, ok := want.(int); ok {
-			want = float64(n)
+		if want := len(Metrics()) - len(servingMetrics()); r.Serving == nil && len(metrics) != want {
+			t.Errorf("a run of the specification's model has %d metrics, want %d", len(metrics), want)
 		}
-		if got := m.Of(&r.RunSummary); got != want {
-			t.Errorf("%s: metric gives %v, record %v", m.Key, got, want)
+		if r.Serving != nil && len(metrics) != len(Metrics()) {
+			t.Errorf("a serving run has %d metrics, want all %d", len(metrics), len(Metrics()))
 		}
-	}
-	if at+len(Metrics()) != len(rec) {
-		t.Errorf("the record has %d fields after cohort_arrivals, the metric table %d", len(rec)-at, len(Metrics()))
+		checkMetricRecord(t, r, metrics)
 	}
 	for _, k := range PairedMetricKeys() {
 		if m, err := MetricByKey(k); err != nil || m.Better == NoDirection {
@@ -65,5 +62,31 @@ func TestOptInMetricsLeaveOtherRecordsAlone(t *testing.T) {
 	names := fmt.Sprint(summaryRecord("p", mixed, with))
 	if !strings.Contains(names, "median_ttft_ms = 30.0 ttft_min_ms = 30.0 ttft_max_ms = 30.0 mean_attainment") {
 		t.Errorf("a summary with the metric: %s", names)
+	}
+}
+
+func checkMetricRecord(t *testing.T, r *RunSummary, metrics []Metric) {
+	t.Helper()
+	rec := RunRecord(r)
+	var names []string
+	for _, f := range rec {
+		names = append(names, f.Name)
+	}
+	at := slices.Index(names, "cohort_arrivals")
+	for i, m := range metrics {
+		if at+i >= len(rec) || rec[at+i].Name != m.Key {
+			t.Fatalf("metric %d is %q; the record's field there is %v", i, m.Key, rec[min(at+i, len(rec)-1)])
+		}
+		want := rec[at+i].Value
+		if n, ok := want.(int); ok {
+			want = float64(n)
+		}
+		got := m.Of(r)
+		if f, ok := want.(float64); !ok || (got != f && !(math.IsNaN(got) && math.IsNaN(f))) {
+			t.Errorf("%s: metric gives %v, record %v", m.Key, got, want)
+		}
+	}
+	if at+len(metrics) != len(rec) {
+		t.Errorf("the record has %d fields after cohort_arrivals, the metric table %d", len(rec)-at, len(metrics))
 	}
 }

@@ -203,12 +203,13 @@ func TestTraceReplay(t *testing.T) {
 }
 
 // goldenWorkload is the first three requests of seed 1 under the default
-// scenario, bit for bit (arrival 3.160279395443595 ms, demand 8.271 ms, ...).
+// scenario, bit for bit (arrival 3.160279395443595 ms, demand 8.271 ms =
+// 2.34 + 0.004·144 + 0.045·119, ...).
 func goldenWorkload() [3]request {
 	b := math.Float64frombits
 	return [3]request{
-		{seq: 1, arrival: b(0x40094840904d391f), demand: b(0x40208ac083126e97), jitter: b(0x3fed875b62c6399c)},
-		{seq: 2, arrival: b(0x401961ae9ee8460c), demand: b(0x401d4dd2f1a9fbe7), jitter: b(0x3fee55c939b3b00a)},
-		{seq: 3, arrival: b(0x4022ee932796c947), demand: b(0x401b6f9db22d0e56), jitter: b(0x3fee952fa34f4520)},
+		{seq: 1, arrival: b(0x40094840904d391f), demand: b(0x40208ac083126e97), jitter: b(0x3fed875b62c6399c), prompt: 144, output: 119},
+		{seq: 2, arrival: b(0x401961ae9ee8460c), demand: b(0x401d4dd2f1a9fbe7), jitter: b(0x3fee55c939b3b00a), prompt: 234, output: 90},
+		{seq: 3, arrival: b(0x4022ee932796c947), demand: b(0x401b6f9db22d0e56), jitter: b(0x3fee952fa34f4520), prompt: 556, output: 51},
 	}
 }

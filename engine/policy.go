@@ -3,21 +3,47 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
 // Replica is what a router knows about one replica when it routes a request:
 // current queue state, health and statistics of completed requests. It never
 // includes a request's sampled service time or the replica's true speed.
+//
+// The serving model (Scenario.Serving) adds the signals a production router
+// scrapes from a replica's metrics; they are zero in the specification's
+// model. Waiting, InFlight, Outstanding, KVUtil and TokensInFlight are then
+// a snapshot SignalAgeMs old (see SignalConfig.RefreshMs), fresh for a
+// replica that answered a probe for this decision (Probed). Health and the
+// router's own statistics (the EWMAs, Completed, PrefixHitTokens from the
+// router's index) are always current, and eligibility is decided on the
+// replica's true state.
 type Replica struct {
 	ID          int     // 1-based
 	Waiting     int     // requests in the waiting queue
-	InFlight    int     // 0 or 1
+	InFlight    int     // requests in service: 0 or 1, or the running batch (up to B) in the serving model
 	Outstanding int     // Waiting + InFlight
 	Healthy     bool    //
 	ServiceEWMA float64 // ŝ: EWMA (α = 0.15) of observed service times, ms; starts at 11
 	RewardEWMA  float64 // r̄: EWMA (α = 0.15) of max(0, 1 − s/100); starts at 0.89
 	Completed   int     // n: completed requests observed from this replica
+
+	// KVUtil is the fraction of the replica's KV blocks held, 0 to 1 (0
+	// without a KV limit).
+	KVUtil float64
+	// TokensInFlight are the prompt and generated tokens of the requests at
+	// the replica, running and waiting.
+	TokensInFlight int
+	// PrefixHitTokens are the tokens of this request's prompt the replica
+	// holds in its prefix cache: by the router's record of what it sent
+	// there (approximate index), or by the cache itself (precise index).
+	PrefixHitTokens int
+	// SignalAgeMs is how old Waiting, InFlight, Outstanding, KVUtil and
+	// TokensInFlight are (0: fresh).
+	SignalAgeMs float64
+	// Probed says the replica answered a probe for this decision.
+	Probed bool
 }
 
 // View is the router's picture of the cluster at one routing decision.
@@ -30,6 +56,39 @@ type View struct {
 	Eligible []Replica
 	// TotalCompleted is the sum of Completed over all replicas (T).
 	TotalCompleted int
+	// Request is the request being routed, as the router sees it.
+	Request RequestInfo
+}
+
+// RequestInfo is what a router sees of a request: its prompt and the
+// serving attributes — never its output length or service time.
+type RequestInfo struct {
+	Seq       int64   // sequence number, 1-based, in arrival order
+	ArrivalMs float64 // arrival time
+	// PromptTokens is the prompt's length (0 when the demand model has no
+	// tokens).
+	PromptTokens int
+	// PrefixGroup names the system prompt the prompt starts with (0: none);
+	// PrefixTokens is its length.
+	PrefixGroup  int
+	PrefixTokens int
+	// Session names the conversation the request continues (0: none);
+	// SessionTokens are the tokens it carries from the session's earlier
+	// turns, after the system prompt.
+	Session       int
+	SessionTokens int
+	Priority      Priority
+	// Rerouted says the request comes back from a failed replica's queue.
+	Rerouted bool
+}
+
+// requestInfo is the router's view of r.
+func requestInfo(r *request, rerouted bool) RequestInfo {
+	return RequestInfo{
+		Seq: r.seq, ArrivalMs: r.arrival, PromptTokens: int(r.prompt),
+		PrefixGroup: int(r.group), PrefixTokens: int(r.system), Session: int(r.session), SessionTokens: int(r.carried),
+		Priority: priorityOf(r.priority), Rerouted: rerouted,
+	}
 }
 
 // Policy routes requests. Pick returns the id of an eligible replica; the
@@ -41,6 +100,40 @@ type Policy interface {
 	Observe(replica int, serviceMs float64)
 }
 
+// CompletionObserver is an optional interface of a Policy: the engine
+// calls ObserveCompletion after Observe for every completion, with the
+// request's token-level figures (NaN in the specification's model, which has
+// no tokens). It is detected once, when a run starts.
+type CompletionObserver interface {
+	ObserveCompletion(c Completion)
+}
+
+// Completion is a finished request as the router sees it when the reply
+// streams back.
+type Completion struct {
+	Replica   int
+	Request   RequestInfo
+	ServiceMs float64 // time in service (the batching server: from its first admission to its last token)
+	LatencyMs float64 // end to end
+	// TTFTMs is the time to the first token; ITLMs the mean gap between
+	// tokens and ITLP99Ms the 99th-percentile gap (NaN with one token).
+	TTFTMs       float64
+	ITLMs        float64
+	ITLP99Ms     float64
+	OutputTokens int
+	CachedTokens int // prompt tokens the replica's prefix cache served
+	Preemptions  int
+}
+
+// Admitter is an optional interface of a Policy: when a request has an
+// eligible replica, the engine asks Admit first, and a request refused is
+// shed (counted as shed, its decision marked Rejected). Admission control
+// such as llm-d's shedding of sheddable requests under saturation goes
+// here. It is detected once, when a run starts.
+type Admitter interface {
+	Admit(v *View) bool
+}
+
 // PolicyEnv is what a policy gets when a run starts.
 type PolicyEnv struct {
 	Replicas int
@@ -50,6 +143,9 @@ type PolicyEnv struct {
 	// Now is the simulated time in ms, when the simulator gives it (a
 	// policy that changes over time reads it; see Switching).
 	Now func() float64
+	// WorkLeft is replica id's true remaining work in ms, for oracles only
+	// (LeastWorkLeft): no router knows it.
+	WorkLeft func(id int) float64
 }
 
 // PolicySpec names a policy and makes a fresh instance for every run, so runs
@@ -98,7 +194,7 @@ type ewma struct{ v float64 }
 func (e *ewma) update(alpha, x float64) { e.v += mul(alpha, x-e.v) }
 
 // reward maps a service time onto [0, 1].
-func reward(serviceMs, ceiling float64) float64 { return math.Max(0, 1-serviceMs/ceiling) }
+func reward(serviceMs, ceiling float64) float64 { return max(0, 1-serviceMs/ceiling) }
 
 // RoundRobin cycles a cursor over the ordered list of eligible replicas. The
 // cursor advances only on an accepted assignment (Pick is never called for a
@@ -369,6 +465,102 @@ func (p *powerOfTwo) Pick(v *View) (int, error) {
 
 func (p *powerOfTwo) Observe(int, float64) {}
 
+// JoinIdleQueue sends a request to an idle replica (nothing waiting or in
+// service) when there is one, the lowest id among them, and otherwise to an
+// eligible replica drawn uniformly from the policy's own stream: the
+// dispatcher of Lu, Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue:
+// a novel load balancing algorithm for dynamically scalable web services",
+// Performance Evaluation 68(11), 2011, with one dispatcher that knows which
+// replicas are idle.
+func JoinIdleQueue() PolicySpec {
+	return PolicySpec{Name: "jiq", Kind: BuiltinPolicy, New: func(env PolicyEnv) (Policy, error) { return &joinIdle{rng: env.Rand}, nil }}
+}
+
+type joinIdle struct{ rng *Rand }
+
+func (p *joinIdle) Pick(v *View) (int, error) {
+	for _, r := range v.Eligible {
+		if r.Outstanding == 0 {
+			return r.ID, nil
+		}
+	}
+	return v.Eligible[p.rng.Intn(len(v.Eligible))].ID, nil
+}
+
+func (p *joinIdle) Observe(int, float64) {}
+
+// ShortestExpectedDelay picks the eligible replica with the least expected
+// delay (outstanding + 1) × mean service time, from service times the
+// operator knows (meanMs[i] for replica i+1; none: all equal, which is
+// joining the shortest queue), ties to the lowest id: the classic rule of
+// heterogeneous server farms (Banawan and Zahorjan, "Load sharing in
+// heterogeneous queueing systems", IEEE INFOCOM 1989). Latency Aware is the
+// same rule with estimated service times.
+func ShortestExpectedDelay(meanMs ...float64) PolicySpec {
+	params := make([]PolicyParam, len(meanMs))
+	parts := make([]string, len(meanMs))
+	for i, m := range meanMs {
+		params[i] = PolicyParam{Name: fmt.Sprintf("s%d", i+1), Value: m, Unit: "ms", About: fmt.Sprintf("replica %d's mean service time", i+1)}
+		parts[i] = fmt.Sprintf("s%d=%g", i+1, m)
+	}
+	name := "sed"
+	if len(meanMs) > 0 {
+		name = "sed(" + strings.Join(parts, ",") + ")" // as paramName writes parameters
+	}
+	rates := slices.Clone(meanMs)
+	return PolicySpec{Name: name, Kind: BuiltinPolicy, Params: params, New: func(env PolicyEnv) (Policy, error) {
+		if len(rates) != 0 && len(rates) != env.Replicas {
+			return nil, fieldErr("sed.mean_ms", len(rates), fmt.Sprintf("none, or one mean service time per replica (%d)", env.Replicas))
+		}
+		for i, m := range rates {
+			if err := checkUpTo(fmt.Sprintf("sed.mean_ms[%d]", i), m, MaxMs); err != nil {
+				return nil, err
+			}
+		}
+		return &shortestDelay{mean: rates}, nil
+	}}
+}
+
+type shortestDelay struct{ mean []float64 }
+
+func (p *shortestDelay) Pick(v *View) (int, error) {
+	best, bestCost := 0, math.Inf(1)
+	for _, r := range v.Eligible {
+		c := float64(r.Outstanding + 1)
+		if p.mean != nil {
+			c = mul(c, p.mean[r.ID-1])
+		}
+		if c < bestCost {
+			best, bestCost = r.ID, c
+		}
+	}
+	return best, nil
+}
+
+func (p *shortestDelay) Observe(int, float64) {}
+
+// LeastKV picks the eligible replica with the lowest KV-cache utilisation,
+// then the fewest outstanding requests, then the lowest id: a reference
+// router for the serving model's KV signal (in the specification's model
+// every replica reports 0, and it is Least Queue).
+func LeastKV() PolicySpec {
+	return PolicySpec{Name: "least-kv", Kind: BuiltinPolicy, New: func(PolicyEnv) (Policy, error) { return leastKV{}, nil }}
+}
+
+type leastKV struct{}
+
+func (leastKV) Pick(v *View) (int, error) {
+	best := v.Eligible[0]
+	for _, r := range v.Eligible[1:] {
+		if r.KVUtil < best.KVUtil || (r.KVUtil == best.KVUtil && r.Outstanding < best.Outstanding) {
+			best = r
+		}
+	}
+	return best.ID, nil
+}
+
+func (leastKV) Observe(int, float64) {}
+
 // policyDef is one entry of the built-in policy registry.
 type policyDef struct {
 	name, about string
@@ -386,6 +578,23 @@ func builtinPolicies() []policyDef {
 		{"random", "uniform over eligible replicas", Random},
 		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
 		{"weighted-rr", "smooth weighted round robin, weights 1/EWMA service time", func() PolicySpec { return WeightedRoundRobin(DefaultAlpha) }},
+		{"jiq", "an idle replica if any, else uniform (join-idle-queue)", JoinIdleQueue},
+		{"sed", "shortest expected delay with known (here equal) service times", func() PolicySpec { return ShortestExpectedDelay() }},
+		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},
+		{"llm-d", "llm-d's default profile: 2·queue + 2·KV + 3·prefix scores, ties at random", LLMD},
+		{"llm-d-affinity", "llm-d's prefix-affinity filter (≥ 0.8 match) before 2·queue + 2·KV", LLMDAffinity},
+		{"llm-d-shed", "llm-d's default profile with its probabilistic admitter for sheddable requests", LLMDShed},
+		{"vllm-dp", "vLLM's data-parallel balancer: lowest 4·waiting + running", VLLMDataParallel},
+		{"vllm-prefix", "vLLM production stack: random among the longest prefix matches", VLLMPrefixAware},
+		{"sglang", "SGLang cache-aware: best match unless load is imbalanced, else smallest tree", SGLang},
+		{"dynamo", "Dynamo KV router: lowest prefill blocks + decode blocks", func() PolicySpec { return DynamoKV(1) }},
+		{"ray-p2c", "Ray Serve: power of two under max_ongoing_requests (5)", func() PolicySpec { return RayPowerOfTwo(RayServeDefaultMaxOngoing) }},
+		{"ray-prefix", "Ray Serve prefix affinity: best match when balanced, else power of two", RayPrefixAffinity},
+		{"aibrix", "AIBrix prefix-cache: best match within mean + 2σ running, else fewest running", AIBrix},
+		{"prequal", "Prequal: lowest latency among cold replicas (in flight ≤ 0.84 quantile)", Prequal},
+		{"c3", "C3: lowest R̄ + q̂³·T̄ with concurrency compensation", C3},
+		{"peak-ewma", "power of two by peak-EWMA latency × (outstanding + 1)", PeakEWMA},
+		{"lwl", "least work left — an oracle that knows true service times", LeastWorkLeft},
 	}
 }
 

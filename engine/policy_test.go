@@ -286,6 +286,71 @@ func TestBuiltinSpecsSayWhatTheyAre(t *testing.T) {
 	}
 }
 
+// Join-idle-queue: the lowest idle id when any replica is idle (an
+// unhealthy idle one is not eligible); otherwise every eligible replica is
+// drawn, uniformly.
+func TestJoinIdleQueue(t *testing.T) {
+	p := newPolicy(t, JoinIdleQueue(), 4)
+	if id := pick(t, p, view(healthy(2, 1), healthy(0, 0), healthy(1, 1), healthy(0, 0))); id != 2 {
+		t.Errorf("picked %d, want the lowest idle replica, 2", id)
+	}
+	if id := pick(t, p, view(healthy(2, 1), Replica{}, healthy(0, 0))); id != 3 {
+		t.Errorf("picked %d, want 3: replica 2 is idle but not eligible", id)
+	}
+	busy := view(healthy(5, 1), healthy(0, 1), healthy(9, 1))
+	count := map[int]int{}
+	for range 30000 {
+		count[pick(t, p, busy)]++
+	}
+	for id := 1; id <= 3; id++ {
+		if c := count[id]; c < 9500 || c > 10500 {
+			t.Errorf("with no idle replica, replica %d drawn %d times of 30000, want about 10000", id, c)
+		}
+	}
+}
+
+// Shortest expected delay: the least (outstanding + 1) × mean service time,
+// ties to the lowest id; with no service times it is the shortest queue; a
+// wrong number of them is refused when the run starts.
+func TestShortestExpectedDelay(t *testing.T) {
+	p := newPolicy(t, ShortestExpectedDelay(8, 11, 16), 3)
+	// costs 3·8 = 24, 2·11 = 22, 1·16 = 16
+	if id := pick(t, p, view(healthy(2, 0), healthy(1, 0), healthy(0, 0))); id != 3 {
+		t.Errorf("picked %d, want 3 (16 ms against 22 and 24)", id)
+	}
+	// costs 2·8 = 16, 2·11 = 22, 1·16 = 16: a tie, to the lowest id
+	if id := pick(t, p, view(healthy(1, 0), healthy(0, 1), healthy(0, 0))); id != 1 {
+		t.Errorf("picked %d, want 1 (a tie with 3)", id)
+	}
+	if id := pick(t, newPolicy(t, ShortestExpectedDelay(), 3), view(healthy(3, 1), healthy(2, 1), healthy(2, 1))); id != 2 {
+		t.Errorf("equal service times: picked %d, want the shortest queue's lowest id, 2", id)
+	}
+	if _, err := ShortestExpectedDelay(8, 11).New(PolicyEnv{Replicas: 3}); err == nil || !strings.Contains(err.Error(), "one mean service time per replica (3)") {
+		t.Errorf("two service times for three replicas: %v", err)
+	}
+	if _, err := ShortestExpectedDelay(8, -1, 3).New(PolicyEnv{Replicas: 3}); err == nil || !strings.Contains(err.Error(), "sed.mean_ms[1]") {
+		t.Errorf("a negative service time: %v", err)
+	}
+	if n := ShortestExpectedDelay(8, 11, 16).Name; n != "sed(s1=8,s2=11,s3=16)" {
+		t.Errorf("name %q", n)
+	}
+}
+
+// Least KV: the lowest KV utilisation, then the fewest outstanding, then
+// the lowest id.
+func TestLeastKV(t *testing.T) {
+	p := newPolicy(t, LeastKV(), 3)
+	a, b, c := healthy(1, 4), healthy(0, 2), healthy(3, 5)
+	a.KVUtil, b.KVUtil, c.KVUtil = 0.5, 0.7, 0.2
+	if id := pick(t, p, view(a, b, c)); id != 3 {
+		t.Errorf("picked %d, want 3 (KV 0.2)", id)
+	}
+	a.KVUtil, b.KVUtil, c.KVUtil = 0.5, 0.5, 0.5
+	if id := pick(t, p, view(a, b, c)); id != 2 {
+		t.Errorf("picked %d, want 2 (equal KV, fewest outstanding)", id)
+	}
+}
+
 // Each registry name is its spec's name at default parameters: the name a
 // comparison shows is the name the CLI, study files and lab.Builtin take.
 func TestRegistryNamesAreSpecNames(t *testing.T) {

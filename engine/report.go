@@ -223,8 +223,8 @@ type summaryColumn struct {
 	cell func(Summary) string
 }
 
-func summaryColumns() []summaryColumn {
-	return []summaryColumn{
+func summaryColumns(serving bool) []summaryColumn {
+	cols := []summaryColumn{
 		{"p50 ms", func(s Summary) string { return Dash("%.1f", s.MedianP50) }},
 		{"p90 ms", func(s Summary) string { return Dash("%.1f", s.MedianP90) }},
 		{"p99 ms", func(s Summary) string { return Dash("%.1f", s.MedianP99) }},
@@ -236,11 +236,15 @@ func summaryColumns() []summaryColumn {
 		{"goodput/s", func(s Summary) string { return Dash("%.1f", s.MedianGoodput) }},
 		{"throughput/s", func(s Summary) string { return Dash("%.1f", s.MedianThroughput) }},
 	}
+	if serving {
+		cols = append(cols, servingColumns()...)
+	}
+	return cols
 }
 
 // tableRows returns the table's header and one row per policy.
 func (c *Comparison) tableRows() (head []string, rows [][]string) {
-	cols := summaryColumns()
+	cols := summaryColumns(c.Scenario.Serving != nil)
 	head = []string{"policy"}
 	for _, col := range cols {
 		head = append(head, col.head)

@@ -49,6 +49,10 @@ type RunSummary struct {
 	Attainment    float64      `json:"-"` // on time / cohort arrivals
 	GoodputRPS    float64      `json:"-"` // on time / measurement seconds
 	ThroughputRPS float64      `json:"-"` // all completions in the window / seconds
+
+	// Serving holds the serving model's figures; nil in the specification's
+	// model.
+	Serving *ServingSummary `json:"serving,omitempty"`
 }
 
 // RunResult is the measurement of one run: its summary and what it kept of
@@ -69,6 +73,9 @@ type ReplicaResult struct {
 	Assigned  int     `json:"assigned"` // cohort assignments, re-routes included
 	Completed int     `json:"completed"`
 	MeanMs    float64 `json:"-"` // mean latency of its completed cohort requests
+	// Serving holds the replica's serving figures over the measurement
+	// window; nil in the specification's model.
+	Serving *ReplicaServing `json:"serving,omitempty"`
 }
 
 // SLOMisses is the number of completed cohort requests over the SLO.
@@ -151,6 +158,13 @@ func (s *Simulator) result(spec RunSpec) *RunResult {
 		res.PerReplica = append(res.PerReplica, ReplicaResult{
 			ID: i + 1, Assigned: t.assigned, Completed: t.completed, MeanMs: ratioF(t.latSum, t.completed),
 		})
+	}
+	if s.serving != nil {
+		windows := s.serving.windows(s.step, spec.Protocol.Measure)
+		res.Serving = c.srv.summary(c.arrivals, windows)
+		for i := range res.PerReplica {
+			res.PerReplica[i].Serving = &windows[i]
+		}
 	}
 	if s.sampler != nil {
 		tl := s.sampler.tl

@@ -75,6 +75,9 @@ type Scenario struct {
 	// 0.1 gives U(0.9, 1.1). Zero disables it (the draw still happens).
 	Jitter float64 `json:"jitter"`
 	Events []Event `json:"events"`
+	// Serving, when set, makes the replicas continuous-batching LLM servers
+	// (see ServingConfig); nil is the specification's model.
+	Serving *ServingConfig `json:"serving,omitempty"`
 }
 
 // Model constants fixed by the specification.
@@ -125,22 +128,26 @@ func NewScenario(name string) Scenario {
 	}
 }
 
-// scenarioDef is one built-in scenario: its name, what it shows, and its events.
+// scenarioDef is one built-in scenario: its name, what it shows, and its
+// events; a serving scenario also has its usual rate (req/s) and sets up
+// its serving section.
 type scenarioDef struct {
 	name, about string
 	events      []Event
+	rate        float64
+	serving     func(*Scenario)
 }
 
 func builtinScenarios() []scenarioDef {
-	return []scenarioDef{
-		{"steady", "constant traffic, no events", nil},
-		{"burst", "traffic ×2 from 6 s to 9 s", []Event{
+	return append([]scenarioDef{
+		{name: "steady", about: "constant traffic, no events"},
+		{name: "burst", about: "traffic ×2 from 6 s to 9 s", events: []Event{
 			{At: 6000, Kind: EventScaleRate, Value: 2}, {At: 9000, Kind: EventScaleRate, Value: 1}}},
-		{"straggler", "replica 1 slows ×5 at 5 s and recovers at 10 s", []Event{
+		{name: "straggler", about: "replica 1 slows ×5 at 5 s and recovers at 10 s", events: []Event{
 			{At: 5000, Kind: EventSlow, Replica: 1, Value: 5}, {At: 10000, Kind: EventRestore, Replica: 1}}},
-		{"failure", "replica 2 fails at 6 s and recovers at 10 s", []Event{
+		{name: "failure", about: "replica 2 fails at 6 s and recovers at 10 s", events: []Event{
 			{At: 6000, Kind: EventFail, Replica: 2}, {At: 10000, Kind: EventRecover, Replica: 2}}},
-	}
+	}, servingScenarios()...)
 }
 
 // ScenarioNames lists the built-in scenarios.
@@ -162,6 +169,21 @@ func ScenarioAbout(name string) string {
 	return ""
 }
 
+// ScenarioRate is a built-in scenario's usual rate (req/s): DefaultRate for
+// the specification's, a rate near the serving scenarios' capacity for
+// theirs; 0 for an unknown name.
+func ScenarioRate(name string) float64 {
+	for _, d := range builtinScenarios() {
+		if d.name == name {
+			if d.rate > 0 {
+				return d.rate
+			}
+			return DefaultRate
+		}
+	}
+	return 0
+}
+
 // BuiltinScenario returns a built-in scenario at the given rate (req/s) and
 // heterogeneity.
 func BuiltinScenario(name string, rate float64, h Heterogeneity) (Scenario, error) {
@@ -175,6 +197,9 @@ func BuiltinScenario(name string, rate float64, h Heterogeneity) (Scenario, erro
 			s.Rate = rate
 			s.Speeds = speeds
 			s.Events = slices.Clone(d.events)
+			if d.serving != nil {
+				d.serving(&s)
+			}
 			return s, s.Validate(DefaultWarmup + DefaultMeasure)
 		}
 	}
@@ -244,6 +269,9 @@ func (s *Scenario) Validate(horizon float64) error {
 			return err
 		}
 	}
+	if s.Serving != nil {
+		return s.Serving.validate(s)
+	}
 	return nil
 }
 
@@ -259,8 +287,8 @@ func (s *Scenario) validateArrivals() error {
 			if !finite(r.At) || r.At < 0 || (i > 0 && r.At < s.Trace[i-1].At) {
 				return fieldErr(fmt.Sprintf("trace[%d].arrival_ms", i), r.At, "finite, >= 0 and non-decreasing")
 			}
-			if r.Prompt < 0 || r.Output < 0 {
-				return fieldErr(fmt.Sprintf("trace[%d]", i), fmt.Sprintf("%d/%d tokens", r.Prompt, r.Output), "token counts >= 0")
+			if err := r.check(fmt.Sprintf("trace[%d]", i)); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -193,3 +193,32 @@ func (a *adaptive) String() string {
 }
 func (p *random) String() string     { return "random policy on its own stream" }
 func (p *powerOfTwo) String() string { return "p2c policy on its own stream" }
+func (p *joinIdle) String() string   { return "jiq policy on its own stream" }
+func (p *shortestDelay) String() string {
+	if p.mean == nil {
+		return "sed policy, equal service times"
+	}
+	return fmt.Sprintf("sed policy over %d replicas of known service times", len(p.mean))
+}
+func (leastKV) String() string { return "least-kv policy" }
+func (s *scoring) String() string {
+	return fmt.Sprintf("%s policy: %d scorers over %d replicas", s.prof.Name, len(s.fns), cap(s.cands))
+}
+func (s *shedding) String() string { return s.scoring.String() + ", shedding sheddable requests" }
+func (p *vllmDP) String() string   { return fmt.Sprintf("vllm-dp policy over %d replicas", len(p.added)) }
+func (*vllmPrefix) String() string { return "vllm-prefix policy on its own stream" }
+func (p *sglang) String() string   { return fmt.Sprintf("sglang policy over %d replicas", len(p.tree)) }
+func (p *dynamo) String() string   { return fmt.Sprintf("dynamo policy (w = %g)", p.w) }
+func (p *rayP2C) String() string {
+	return fmt.Sprintf("ray-p2c policy (max_ongoing_requests %d)", p.cap)
+}
+func (p *rayPrefix) String() string {
+	return fmt.Sprintf("ray-prefix policy over %d replicas", len(p.tree))
+}
+func (aibrix) String() string     { return "aibrix policy" }
+func (p *prequal) String() string { return fmt.Sprintf("prequal policy over %d replicas", len(p.lat)) }
+func (p *c3) String() string      { return fmt.Sprintf("c3 policy over %d replicas", len(p.svc)) }
+func (p *peakEWMA) String() string {
+	return fmt.Sprintf("peak-ewma policy over %d replicas", len(p.cost))
+}
+func (*leastWork) String() string { return "lwl oracle policy" }

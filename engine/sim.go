@@ -21,6 +21,7 @@ type Simulator struct {
 	scn          Scenario
 	policyName   string
 	policy       Policy
+	hooks        policyHooks
 	wl           *workload
 	replicas     []replicaState
 	events       []Event // replica events, time order
@@ -28,6 +29,7 @@ type Simulator struct {
 	applied      []Event // replica events applied so far
 	liveEvents   []Event // events given to Apply, with the times they took effect
 	penv         PolicyEnv
+	oracle       workSum // LeastWorkLeft's tally
 	seed         uint64
 	proto        *Protocol      // the measurement protocol, when there is one
 	switches     []PolicySwitch // policies given to Use
@@ -39,6 +41,7 @@ type Simulator struct {
 	scratch      []float64
 	cohort       *cohort
 	sampler      *sampler
+	serving      *servingRun // the serving model's signals and marks; nil in the specification's
 	onDecision   func(Decision)
 	totals       Totals
 	completedObs int  // T: completions observed by the router
@@ -48,34 +51,46 @@ type Simulator struct {
 	everyStep    bool // visit every boundary (reference mode for tests)
 }
 
-// replicaState is one replica: FIFO waiting queue plus one in-flight slot.
+// policyHooks are the optional interfaces of the routing policy, detected
+// once (when the policy is set).
+type policyHooks struct {
+	observer CompletionObserver
+	admitter Admitter
+}
+
+func hooksOf(p Policy) policyHooks {
+	var h policyHooks
+	h.observer, _ = p.(CompletionObserver)
+	h.admitter, _ = p.(Admitter)
+	return h
+}
+
+// replicaState is the router's record of one replica — health, speed and the
+// statistics of its completions — and the replica's server, which holds its
+// requests (see server).
 type replicaState struct {
 	id       int
 	base     float64 // mean ms per reference request
 	factor   float64 // slowdown multiplier
 	healthy  bool
-	queue    fifo
-	busy     bool
-	cur      request
-	service  float64 // the in-flight request's service time, ms
-	done     int64   // boundary at which it completes
-	svc, rew ewma    // router statistics shown in the View
+	srv      server
+	due      int64 // srv.due(), kept current after every call that changes it
+	svc, rew ewma  // router statistics shown in the View
 	n        int
 	assigned int64
 	finished int64
 	pub      Replica // the router's view of this replica, kept current by sync
 }
 
-// sync refreshes the router's view after a change of state.
-func (r *replicaState) sync() {
-	in := 0
-	if r.busy {
-		in = 1
-	}
-	r.pub = Replica{
-		ID: r.id, Waiting: r.queue.len(), InFlight: in, Outstanding: r.queue.len() + in,
-		Healthy: r.healthy, ServiceEWMA: r.svc.v, RewardEWMA: r.rew.v, Completed: r.n,
-	}
+// speed is the replica's current speed relative to the reference request.
+func (r *replicaState) speed() float64 { return r.base * r.factor / ReferenceDemand }
+
+// sync refreshes the router's view after a change of state at boundary now.
+func (r *replicaState) sync(now int64) {
+	l := r.srv.load(now)
+	p := &r.pub // field by field: a composite literal would be built and then copied
+	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, l.waiting, l.running, l.waiting+l.running
+	p.Healthy, p.ServiceEWMA, p.RewardEWMA, p.Completed = r.healthy, r.svc.v, r.rew.v, r.n
 }
 
 // Totals counts everything since time zero.
@@ -94,6 +109,7 @@ type Decision struct {
 	Replica  int     // chosen replica id; 0 when shed
 	Rerouted bool    // re-routed from a failed replica's queue
 	Eligible int     // number of eligible replicas
+	Rejected bool    // refused by the policy's Admit (shed, Replica 0)
 }
 
 // SimOptions configure a simulator beyond its scenario and policy.
@@ -133,13 +149,17 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	}
 	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
 	s.seed, s.proto = opt.Seed, opt.Measure
-	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now}
+	s.oracle.visit = s.oracle.add
+	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now, WorkLeft: s.workLeft}
 	p, err := policy.New(s.penv)
 	if err != nil {
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
 	}
-	s.policy = p
+	s.policy, s.hooks = p, hooksOf(p)
 	s.wl = newWorkload(&scn, opt.Seed, opt.tables)
+	if scn.Serving != nil {
+		s.serving = newServingRun(&s.scn, opt.Seed, opt.Measure)
+	}
 	s.initReplicas()
 	for _, e := range scn.sortedEvents() {
 		if e.Kind.affectsReplica() {
@@ -148,6 +168,9 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	}
 	if opt.Measure != nil {
 		s.cohort = newCohort(*opt.Measure, scn.Replicas(), expectedCohort(&scn, *opt.Measure))
+		if scn.Serving != nil {
+			s.cohort.srv = newServingTally(scn.Serving.SLO, expectedCohort(&scn, *opt.Measure))
+		}
 	}
 	if opt.SampleEvery != 0 {
 		if !finite(opt.SampleEvery) || opt.SampleEvery <= 0 || !onGrid(opt.SampleEvery) {
@@ -165,10 +188,15 @@ func (s *Simulator) initReplicas() {
 	for i := range s.replicas {
 		s.replicas[i] = replicaState{
 			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
-			queue: newFIFO(s.scn.QueueCap),
-			svc:   ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
+			srv: newFIFOServer(s.scn.QueueCap), due: math.MaxInt64,
+			svc: ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
 		}
-		s.replicas[i].sync()
+		if s.serving != nil {
+			b := newBatchServer(&s.scn)
+			s.replicas[i].srv = b
+			s.serving.batch = append(s.serving.batch, b)
+		}
+		s.replicas[i].sync(0)
 	}
 	s.view.Replicas = make([]Replica, n)
 	s.eligible = make([]Replica, 0, n)
@@ -253,18 +281,19 @@ func (s *Simulator) nextStep() int64 {
 	}
 	next := int64(math.MaxInt64)
 	for i := range s.replicas {
-		if r := &s.replicas[i]; r.busy && r.done < next {
-			next = r.done
-		}
+		next = min(next, s.replicas[i].due)
 	}
 	if s.wl.has {
-		next = min(next, ceilStep(s.wl.next.arrival))
+		next = min(next, s.wl.nextStep)
 	}
 	if s.nextEvent < len(s.events) {
 		next = min(next, ceilStep(s.events[s.nextEvent].At))
 	}
 	if s.sampler != nil {
 		next = min(next, s.sampler.next)
+	}
+	if s.serving != nil {
+		next = min(next, s.serving.nextStep())
 	}
 	return max(next, s.step+1)
 }
@@ -280,8 +309,14 @@ func (s *Simulator) boundary() {
 		s.nextEvent++
 	}
 	for i := range s.replicas {
-		if r := &s.replicas[i]; r.busy && r.done == s.step && s.err == nil {
-			s.complete(r)
+		if r := &s.replicas[i]; r.due == s.step && s.err == nil {
+			s.serve(r)
+		}
+	}
+	if s.serving != nil {
+		s.serving.boundary(s.step)
+		for s.serving.held.len() > 0 && s.serving.held.headStep() <= s.step && s.err == nil {
+			s.route(s.serving.held.pop(), false)
 		}
 	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
@@ -289,6 +324,10 @@ func (s *Simulator) boundary() {
 		s.totals.Arrivals++
 		if s.cohort != nil {
 			s.cohort.arrive(req)
+		}
+		if s.serving != nil && s.serving.delay > 0 {
+			s.serving.held.push(req, s.step+s.serving.delay) // routed when its probes answer
+			continue
 		}
 		s.route(req, false)
 	}
@@ -308,62 +347,102 @@ func (s *Simulator) apply(e Event) {
 		r.factor = 1
 	case EventRecover:
 		r.healthy = true
-		r.sync()
+		if b, ok := r.srv.(*batchServer); ok {
+			b.restart()
+		}
+		r.sync(s.step)
 	case EventFail:
 		if !r.healthy {
 			return
 		}
 		r.healthy = false
-		r.sync()
+		r.sync(s.step)
 		// The in-flight request finishes; the waiting ones go back through the
 		// router with their original arrival times and may be shed.
-		for r.queue.len() > 0 && s.err == nil {
-			req := r.queue.pop()
-			r.sync()
-			s.route(req, true)
-		}
+		s.reroute(r)
 	}
 }
 
-// start puts req into service on r now.
-func (s *Simulator) start(r *replicaState, req request) {
-	service := mul(mul(req.demand, r.base*r.factor/ReferenceDemand), req.jitter)
-	r.cur, r.service, r.busy = req, service, true
-	r.done = s.step + int64(max(1, min(math.Ceil(service/StepMs), 1<<60)))
-	r.sync()
+// reroute sends r's waiting requests back through the router, in queue
+// order, keeping their arrival times (they may be shed).
+func (s *Simulator) reroute(r *replicaState) {
+	for s.err == nil {
+		req, ok := r.srv.popWaiting()
+		if !ok {
+			return
+		}
+		r.due = r.srv.due()
+		r.sync(s.step)
+		s.route(req, true)
+	}
 }
 
-// complete finishes r's in-flight request now and starts its next one.
-func (s *Simulator) complete(r *replicaState) {
+// serve does what r's server has due now and records its completions.
+func (s *Simulator) serve(r *replicaState) {
+	done := r.srv.step(s.step, r.speed())
+	r.due = r.srv.due()
+	for i := range done {
+		s.complete(r, &done[i])
+	}
+	r.sync(s.step)
+	if !r.healthy { // requests a failed batching server preempted go elsewhere
+		s.reroute(r)
+	}
+}
+
+// complete records a completion at r now: the measurement, the router's
+// statistics, and the policy's observation.
+func (s *Simulator) complete(r *replicaState, c *completion) {
 	now := s.Now()
-	latency := now - r.cur.arrival
+	latency := now - c.req.arrival
 	if !s.unwatched {
 		s.live.add(latency, s.step)
 	}
 	s.totals.Completed++
 	if s.cohort != nil {
-		s.cohort.complete(r.cur, r.id, now)
+		s.cohort.complete(c.req, r.id, now)
+		if s.cohort.srv != nil && s.cohort.member(c.req.arrival) {
+			s.cohort.srv.add(c, now)
+		}
 	}
-	r.svc.update(DefaultAlpha, r.service)
-	r.rew.update(DefaultAlpha, reward(r.service, DefaultCeiling))
+	r.svc.update(DefaultAlpha, c.service)
+	r.rew.update(DefaultAlpha, reward(c.service, DefaultCeiling))
 	r.n++
 	s.completedObs++
 	r.finished++
-	r.busy = false
-	r.sync()
 	s.inPolicy = true
-	s.policy.Observe(r.id, r.service)
-	s.inPolicy = false
-	if r.queue.len() > 0 {
-		s.start(r, r.queue.pop())
+	s.policy.Observe(r.id, c.service)
+	if s.hooks.observer != nil {
+		s.hooks.observer.ObserveCompletion(s.completionOf(r, c))
 	}
+	s.inPolicy = false
+}
+
+// completionOf is c as the router sees it.
+func (s *Simulator) completionOf(r *replicaState, c *completion) Completion {
+	out := Completion{
+		Replica: r.id, Request: requestInfo(&c.req, false), ServiceMs: c.service, LatencyMs: s.Now() - c.req.arrival,
+		TTFTMs: math.NaN(), ITLMs: math.NaN(), ITLP99Ms: math.NaN(),
+	}
+	if s.serving != nil {
+		st := &c.serving
+		out.TTFTMs = float64(st.firstToken)*StepMs - c.req.arrival
+		out.ITLMs, out.ITLP99Ms = st.itlMean, st.itlP99
+		out.OutputTokens, out.CachedTokens, out.Preemptions = int(c.req.output), st.cached, st.preemptions
+	}
+	return out
 }
 
 // route assigns req through the policy, or sheds it when no replica is eligible.
 func (s *Simulator) route(req request, rerouted bool) {
-	v := s.buildView()
+	v := s.buildView(&req, rerouted, true)
 	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
-	if len(v.Eligible) == 0 {
+	if len(v.Eligible) > 0 && s.hooks.admitter != nil {
+		s.inPolicy = true
+		d.Rejected = !s.hooks.admitter.Admit(v)
+		s.inPolicy = false
+	}
+	if len(v.Eligible) == 0 || d.Rejected {
 		s.totals.Shed++
 		if s.cohort != nil {
 			s.cohort.drop(req)
@@ -388,11 +467,11 @@ func (s *Simulator) route(req request, rerouted bool) {
 	if s.cohort != nil {
 		s.cohort.assign(req, id)
 	}
-	if r.busy {
-		r.queue.push(req)
-		r.sync()
-	} else {
-		s.start(r, req)
+	r.srv.admit(req, s.step, r.speed())
+	r.due = r.srv.due()
+	r.sync(s.step)
+	if s.serving != nil {
+		s.serving.routed(id-1, &req)
 	}
 	d.Replica = id
 	s.decided(d)
@@ -404,13 +483,14 @@ func (s *Simulator) decided(d Decision) {
 	}
 }
 
+// isEligible tells whether replica id was eligible in the view just built
+// (nothing changes between building a view and reading the policy's pick).
 func (s *Simulator) isEligible(id int) bool {
-	for _, r := range s.eligible {
-		if r.ID == id {
-			return true
-		}
+	if id < 1 || id > len(s.replicas) {
+		return false
 	}
-	return false
+	p := &s.replicas[id-1].pub
+	return p.Healthy && p.Waiting < s.scn.QueueCap
 }
 
 func idList(rs []Replica) string {
@@ -425,19 +505,36 @@ func idList(rs []Replica) string {
 }
 
 // buildView fills the reusable router view with copies of the replicas'
-// public state, so a policy that writes to its view changes nothing.
-func (s *Simulator) buildView() *View {
+// public state, so a policy that writes to its view changes nothing. req is
+// the request to route (nil for a snapshot); decide says the view is for a
+// decision, which in the serving model draws its probes.
+func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	v := &s.view
 	v.Now = s.Now()
 	v.TotalCompleted = s.completedObs
-	s.eligible = s.eligible[:0]
+	v.Request = RequestInfo{}
+	if req != nil {
+		v.Request = requestInfo(req, rerouted)
+	}
+	if s.serving != nil && decide {
+		s.serving.probe(s)
+	} else if s.serving != nil {
+		s.serving.unprobe()
+	}
+	e := s.eligible[:len(s.replicas)] // filled by index: append costs a third of the loop
+	n := 0
 	for i := range s.replicas {
-		rv := s.replicas[i].pub
-		v.Replicas[i] = rv
-		if rv.Healthy && rv.Waiting < s.scn.QueueCap {
-			s.eligible = append(s.eligible, rv)
+		rv := &s.replicas[i].pub
+		v.Replicas[i] = *rv
+		if s.serving != nil {
+			s.serving.signals(s.step, i, &v.Replicas[i], req)
+		}
+		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
+			e[n] = v.Replicas[i]
+			n++
 		}
 	}
+	s.eligible = e[:n]
 	v.Eligible = s.eligible
 	return v
 }
@@ -514,7 +611,7 @@ func (s *Simulator) UseAt(at float64, policy PolicySpec) error {
 	p, ok := s.policy.(*switching)
 	if !ok {
 		p = &switching{env: s.penv, cur: s.policy}
-		s.policy = p
+		s.policy, s.hooks = p, hooksOf(p)
 	}
 	i := p.next
 	for i < len(p.switches) && p.switches[i].At <= at {
@@ -531,15 +628,17 @@ func (s *Simulator) Switches() []PolicySwitch { return slices.Clone(s.switches) 
 // inSystem counts the cohort requests still waiting or in flight.
 func (s *Simulator) inSystem() int {
 	n := 0
-	for i := range s.replicas {
-		r := &s.replicas[i]
-		if r.busy && s.cohort.member(r.cur.arrival) {
+	count := func(req request) {
+		if s.cohort.member(req.arrival) {
 			n++
 		}
-		for j := 0; j < r.queue.len(); j++ {
-			if s.cohort.member(r.queue.at(j).arrival) {
-				n++
-			}
+	}
+	for i := range s.replicas {
+		s.replicas[i].srv.each(count)
+	}
+	if s.serving != nil {
+		for i := s.serving.held.head; i < len(s.serving.held.reqs); i++ {
+			count(s.serving.held.reqs[i])
 		}
 	}
 	return n

@@ -89,3 +89,24 @@ func (p *switching) Observe(replica int, serviceMs float64) {
 		p.cur.Observe(replica, serviceMs)
 	}
 }
+
+// ObserveCompletion reports a completion to the policy routing now, if it
+// observes completions.
+func (p *switching) ObserveCompletion(c Completion) {
+	if p.advance() == nil {
+		if o, ok := p.cur.(CompletionObserver); ok {
+			o.ObserveCompletion(c)
+		}
+	}
+}
+
+// Admit asks the policy routing now, if it admits; an error making a policy
+// admits, to surface at Pick.
+func (p *switching) Admit(v *View) bool {
+	if p.advance() == nil {
+		if a, ok := p.cur.(Admitter); ok {
+			return a.Admit(v)
+		}
+	}
+	return true
+}

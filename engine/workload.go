@@ -162,6 +162,14 @@ type request struct {
 	arrival float64 // ms
 	demand  float64 // ms at reference speed
 	jitter  float64 // service-time multiplier, applied at service start
+	// Token counts (zero for demand models without tokens) and the serving
+	// attributes (zero without a serving section).
+	prompt, output int32
+	group          int32 // shared prefix group, 0 for none
+	session        int32 // multi-turn session, 0 for none
+	system         int32 // prompt tokens shared with the group (its system prompt)
+	carried        int32 // prompt tokens carried from the session's earlier turns, after the system prompt
+	priority       int8  // 1 critical, 0 standard, -1 sheddable
 }
 
 // rateChange is a scheduled change of the arrival rate (req/s).
@@ -187,10 +195,12 @@ type workload struct {
 	schedule []rateChange
 	pend     pending // how next.arrival was placed
 	next     request
+	nextStep int64 // the boundary at which next arrives: ceilStep(next.arrival)
 	has      bool
 	last     float64 // arrival time of the previous request
 	seq      int64
 	hash     uint64
+	srv      *servingGen // the serving attributes' stream; nil without a serving section
 }
 
 const fnvOffset, fnvPrime = 14695981039346656037, 1099511628211
@@ -211,6 +221,9 @@ func newWorkload(s *Scenario, seed uint64, tables *tokenTables) *workload {
 		w.tables = tables
 	}
 	w.rng.Seed(seed, streamWorkload)
+	if s.Serving != nil {
+		w.srv = newServingGen(s, seed)
+	}
 	if s.Demand.Kind == LogNormalDemand {
 		w.lnSigma = math.Sqrt(xlog(1 + mul(s.Demand.CV, s.Demand.CV)))
 		w.lnMu = xlog(s.Demand.Mean) - mul(0.5, mul(w.lnSigma, w.lnSigma))
@@ -255,13 +268,23 @@ func (w *workload) advance() {
 		}
 		rec := w.trace[i]
 		r.arrival = rec.At
+		r.prompt, r.output = int32(rec.Prompt), int32(rec.Output)
+		if w.srv != nil {
+			w.srv.fromTrace(&r, rec)
+		}
 		r.demand = w.demand.Tokens.Demand(rec.Prompt, rec.Output)
 	} else {
 		w.pend = pending{prev: w.last, gap: w.gap(u1), rate: w.rate, schedule: w.schedule}
 		r.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
-		r.demand = w.draw(u2, u3)
+		if w.srv != nil {
+			w.srv.draw(&r, u2, u3, w.tables)
+			r.demand = w.demand.Tokens.Demand(int(r.prompt), int(r.output))
+		} else {
+			r.demand = w.draw(&r, u2, u3)
+		}
 	}
 	w.next, w.has = r, true
+	w.nextStep = ceilStep(r.arrival)
 }
 
 // gap is the inter-arrival time in ms at the current rate.
@@ -305,10 +328,12 @@ func (w *workload) insertRate(at, rate float64) {
 	w.pend.schedule = sched
 	w.schedule, w.rate = sched, w.pend.rate
 	w.next.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
+	w.nextStep = ceilStep(w.next.arrival)
 }
 
-// draw maps two uniforms to a demand in ms.
-func (w *workload) draw(u2, u3 float64) float64 {
+// draw maps two uniforms to a demand in ms (and r's token counts, for token
+// demand).
+func (w *workload) draw(r *request, u2, u3 float64) float64 {
 	d := &w.demand
 	switch d.Kind {
 	case ExponentialDemand:
@@ -318,7 +343,9 @@ func (w *workload) draw(u2, u3 float64) float64 {
 	case LogNormalDemand:
 		return xexp(w.lnMu + mul(w.lnSigma, normQuantile(u2)))
 	}
-	return d.Tokens.Demand(w.tables.prompt.draw(u2), w.tables.output.draw(u3))
+	p, o := w.tables.prompt.draw(u2), w.tables.output.draw(u3)
+	r.prompt, r.output = int32(p), int32(o)
+	return d.Tokens.Demand(p, o)
 }
 
 // pop consumes the pending request and generates the one after it.
@@ -327,6 +354,9 @@ func (w *workload) pop() request {
 	w.last = r.arrival
 	for _, x := range [3]float64{r.arrival, r.demand, r.jitter} {
 		w.hash = (w.hash ^ math.Float64bits(x)) * fnvPrime
+	}
+	if w.srv != nil {
+		w.hash = w.srv.fold(w.hash, &r)
 	}
 	w.advance()
 	return r

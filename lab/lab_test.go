@@ -66,6 +66,7 @@ func TestBuilderErrorsFailInTheCall(t *testing.T) {
 	}{
 		{func() { NewScenario("x").Rate(-5) }, "Scenario.Rate: rps: -5 is not allowed (want a number of requests per second in (0, 1e+06])"},
 		{func() { Steady().Rate(nan) }, "Scenario.Rate: rps: NaN is not allowed"},
+		{func() { Named("chat").Serving(engine.ServingConfig{}) }, "Scenario.Serving: serving.max_batch: 0 is not allowed (want an integer from 1 to 4096)"},
 		{func() { Steady().Rate(inf) }, "Scenario.Rate: rps: +Inf is not allowed"},
 		{func() { Steady().At(-1, Fail(1)) }, "Scenario.At: seconds: -1 is not allowed (want a time within the run, 0 to 15 s (call .Warmup or .Measure first for a longer run))"},
 		{func() { Steady().At(20, Fail(1)) }, "Scenario.At: seconds: 20 is not allowed (want a time within the run, 0 to 15 s"},
@@ -85,6 +86,14 @@ func TestBuilderErrorsFailInTheCall(t *testing.T) {
 		{func() { Recover(0) }, "lab.Recover: replica: 0 is not allowed"},
 		{func() { SetRate(nan) }, "lab.SetRate: rps: NaN is not allowed"},
 		{func() { ScaleRate(0) }, "lab.ScaleRate: factor: 0 is not allowed (want a finite number > 0 (times the base rate))"},
+		{func() { QueueScore(nan) }, "lab.QueueScore: weight: NaN is not allowed (want a finite number >= 0)"},
+		{func() { KVScore(-2) }, "lab.KVScore: weight: -2 is not allowed (want a finite number >= 0)"},
+		{func() { PrefixScore(inf) }, "lab.PrefixScore: weight: +Inf is not allowed"},
+		{func() { Score("mine", -0.5, func(*View, Replica) float64 { return 0 }) }, "lab.Score: weight: -0.5 is not allowed (want a finite number >= 0)"},
+		{func() { Score("mine", 1, nil) }, "lab.Score: score: nil is not allowed (want a function)"},
+		{func() { Scorers() }, "lab.Scorers: scorers: 0 is not allowed (want at least one scorer)"},
+		{func() { Scorers(QueueScore(1), Scorer{Name: "raw", Weight: nan, New: QueueScore(1).New}) }, `lab.Scorers: scorers[1].weight: NaN is not allowed (want a finite number >= 0 (the weight of scorer "raw"))`},
+		{func() { Dynamo(-1) }, "lab.Dynamo: weight: -1 is not allowed"},
 		// Setting N after an event re-checks the event against the new N.
 		{func() { NewScenario("x").At(2, Fail(3)).Speeds(8, 11) }, "Scenario.Speeds: events[0].replica: 3 is not allowed (want a replica id from 1 to 2)"},
 		{func() { Failure().Speeds(8) }, "Scenario.Speeds: events[0].replica: 2 is not allowed (want a replica id from 1 to 1)"},
@@ -103,7 +112,7 @@ func TestBuilderErrorsFailInTheCall(t *testing.T) {
 		{func() { Steady().Warmup(0.0001) }, "Scenario.Warmup: warmup_ms: 0.1 is not allowed (want a finite multiple of 0.5 ms >= 0)"},
 		{func() { Steady().Measure(0) }, "Scenario.Measure: seconds: 0 is not allowed (want a finite number of seconds > 0)"},
 		{func() { Steady().SLO(0) }, "Scenario.SLO: slo_ms: 0 is not allowed"},
-		{func() { Named("nope") }, `lab.Named: scenario: "nope" is not allowed (want one of steady, burst, straggler, failure)`},
+		{func() { Named("nope") }, `lab.Named: scenario: "nope" is not allowed (want one of steady, burst, straggler, failure, chat, sessions, long-context, kv-pressure, hot-prefix, herding, prefix-failure)`},
 		// REVIEW's defect: an option a policy does not read is refused.
 		{func() { LatencyAware(C(0.9), Ceiling(5)) }, "lab.LatencyAware: option: lab.C(0.9) is not allowed (want an option latency-aware takes: lab.Alpha)"},
 		{func() { LatencyAware(Alpha(0.3), Ceiling(5)) }, "lab.LatencyAware: option: lab.Ceiling(5) is not allowed (want an option latency-aware takes: lab.Alpha)"},
@@ -156,6 +165,12 @@ func TestPolicyOptionsAndNames(t *testing.T) {
 		"latency-aware": LatencyAware(), "latency-aware(α=0.5)": LatencyAware(Alpha(0.5)), "p2c": P2C(), "random": Random(),
 		"round-robin": RoundRobin(), "least-queue": LeastQueue(),
 		"weighted-rr": WeightedRR(), "weighted-rr(α=0.3)": WeightedRR(Alpha(0.3)),
+		"jiq": JIQ(), "sed": SED(), "sed(s1=8,s2=11)": SED(8, 11), "least-kv": LeastKV(),
+		"llm-d": LLMD(), "llm-d-affinity": LLMDAffinity(), "llm-d-shed": LLMDShed(), "vllm-dp": VLLMDP(),
+		"vllm-prefix": VLLMPrefix(), "sglang": SGLang(), "dynamo": Dynamo(), "dynamo(w=2)": Dynamo(2),
+		"ray-p2c": RayP2C(), "ray-prefix": RayPrefix(), "aibrix": AIBrix(), "prequal": Prequal(), "c3": C3(),
+		"peak-ewma": PeakEWMA(), "lwl": LWL(),
+		"scorers(queue=2,kv=2,prefix=3,load=0.5)": Scorers(QueueScore(2), KVScore(2), PrefixScore(3), LoadScore(0.5)),
 	}
 	for want, p := range names {
 		if p.Name != want {

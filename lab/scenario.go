@@ -89,7 +89,7 @@ func NewScenario(name string) *Scenario {
 }
 
 func builtin(op, name string) *Scenario {
-	s, err := engine.BuiltinScenario(name, engine.DefaultRate, engine.DefaultHeterogeneity)
+	s, err := engine.BuiltinScenario(name, engine.ScenarioRate(name), engine.DefaultHeterogeneity)
 	if err != nil {
 		fail(op, err)
 	}
@@ -110,7 +110,10 @@ func Straggler() *Scenario { return builtin("lab.Straggler", "straggler") }
 // Failure fails replica 2 from 6 s to 10 s.
 func Failure() *Scenario { return builtin("lab.Failure", "failure") }
 
-// Named returns a built-in scenario by name (steady, burst, straggler, failure).
+// Named returns a built-in scenario by name: the specification's steady,
+// burst, straggler and failure, or a scenario of the serving model (chat,
+// sessions, long-context, kv-pressure, hot-prefix, herding,
+// prefix-failure) at its usual rate (docs/serving.md).
 func Named(name string) *Scenario { return builtin("lab.Named", name) }
 
 // with returns a copy changed by f and checked whole, failing as op.
@@ -194,6 +197,14 @@ func (s *Scenario) LogNormal(meanMs, cv float64) *Scenario {
 // Tokens sets the token model of token-based demand.
 func (s *Scenario) Tokens(m engine.TokenModel) *Scenario {
 	return s.with("Scenario.Tokens", func(c *Scenario) { c.scn.Demand.Kind, c.scn.Demand.Tokens = engine.TokenDemand, m })
+}
+
+// Serving makes the replicas the serving model's — continuous batching
+// over a KV cache with a prefix cache, router signals that can be stale or
+// probed — as c configures it (engine.DefaultServing() is a start;
+// docs/serving.md). The scenario's demand must be token-based.
+func (s *Scenario) Serving(c engine.ServingConfig) *Scenario {
+	return s.with("Scenario.Serving", func(x *Scenario) { x.scn.Serving = &c })
 }
 
 // Trace replays arrivals and token counts from a CSV file

@@ -28,11 +28,14 @@ func TestBuiltInPolicyColors(t *testing.T) {
 			t.Errorf("Color(%q) = %s, want %s", name, got, c)
 		}
 	}
-	for _, name := range engine.PolicyNames() {
-		if _, ok := p.fixed[name]; !ok {
-			t.Errorf("the built-in policy %s has no fixed style in DefaultPalette", name)
-		}
-	}
+}
+
+// Every built-in policy the engine registers — the seven with fixed styles
+// and the production routers, which take hashed ones — drawn together in
+// one figure stays told apart under every vision and in greyscale.
+func TestBuiltInsDrawnTogetherStayApart(t *testing.T) {
+	names := engine.PolicyNames()
+	checkApart(t, names, DefaultPalette().styles(names))
 }
 
 func TestPolicyKey(t *testing.T) {

@@ -86,7 +86,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies: built-in names and policy files FILE.go (Go scripts whose lab.Policy, lab.Picker and lab.Stateful policies join in the order made)")
 	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
-	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second")
+	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second (a serving scenario's own when not given)")
 	f.StringVar(&cfg.heterogeneity, "heterogeneity", "default", "replica speeds: default (8/11/16 ms) or high (6/11/24 ms)")
 	f.Float64SliceVar(&cfg.speeds, "speeds", nil, "replica speeds in ms per reference request (overrides --heterogeneity; sets N)")
 	f.IntVar(&cfg.queueCap, "queue-cap", engine.DefaultQueueCap, "waiting-queue capacity per replica")
@@ -137,6 +137,14 @@ func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engin
 	}
 	e.Policies, err = c.scripts.resolve(ctx, c.policies, stderr)
 	return e, err
+}
+
+// scenarioRate takes the built-in scenario's usual rate when --rate is not
+// given: 100 req/s for the specification's, less for the serving ones.
+func (c *compareConfig) scenarioRate(cmd *cobra.Command) {
+	if r := engine.ScenarioRate(c.scenario); r > 0 && !cmd.Flags().Changed("rate") {
+		c.rate = r
+	}
 }
 
 // buildScenario is the scenario file's, or the built-in scenario changed
@@ -195,6 +203,7 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	defer c.scripts.Close()
+	c.scenarioRate(cmd)
 	e, err := c.experiment(ctx, cmd.ErrOrStderr())
 	if err != nil {
 		return err

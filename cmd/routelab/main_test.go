@@ -84,7 +84,7 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compare", "--scenario", "nope"}, `scenario: "nope" is not allowed (want one of steady, burst, straggler, failure)`},
+		{[]string{"compare", "--scenario", "nope"}, `scenario: "nope" is not allowed (want one of steady, burst, straggler, failure, chat, sessions, long-context, kv-pressure, hot-prefix, herding, prefix-failure)`},
 		{[]string{"compare", "--rate", "-3"}, "rate_rps: -3 is not allowed"},
 		{[]string{"compare", "--rate", "NaN"}, "rate_rps: NaN is not allowed"},
 		{[]string{"compare", "--policies", "adaptive,oracle"}, `policy: "oracle" is not allowed`},

@@ -43,6 +43,7 @@ func shardCases(t *testing.T) []shardCase {
 		{"compare", compare, append(slices.Clip(tables), paired("least-queue", true)...)},
 		{"compare-scripted", append(slices.Clip(compare), "--policies", "least-queue,"+scriptedPolicies+",adaptive"), append(slices.Clip(tables), paired("adaptive", false)...)},
 		{"compare-scenario-file", []string{"compare", "--scenario-file", scenarioFile, "--seeds", "2"}, tables[:2]},
+		{"compare-serving", []string{"compare", "--scenario", "chat", "--seeds", "3", "--policies", "least-queue,llm-d,sglang"}, tables[:3]},
 		{"sweep", sweep, append(slices.Clip(tables), paired("round-robin", true)...)},
 		{"sweep-scripted", append(slices.Clip(sweep), "--policies", scriptedPolicies+",round-robin"), tables},
 		{"study", []string{"study", study}, append(slices.Clip(tables[:3]), paired("least-queue", false)...)},

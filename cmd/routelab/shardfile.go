@@ -194,6 +194,64 @@ type runRecord struct {
 	Attainment    number `json:"attainment"`
 	GoodputRPS    number `json:"goodput_rps"`
 	ThroughputRPS number `json:"throughput_rps"`
+	// Serving is the serving model's summary, for runs of scenarios with a
+	// serving section.
+	Serving *servingRecord `json:"serving,omitempty"`
+}
+
+// servingRecord is engine.ServingSummary with every field kept.
+type servingRecord struct {
+	TTFT         latencyRecord `json:"ttft"`
+	ITL          latencyRecord `json:"itl"`
+	ITLTail      latencyRecord `json:"itl_tail"`
+	OnTime       int           `json:"on_time"`
+	Attainment   number        `json:"attainment"`
+	Preemptions  int           `json:"preemptions"`
+	Preempted    int           `json:"preempted"`
+	CachedTokens int64         `json:"cached_tokens"`
+	PrefixTokens int64         `json:"prefix_tokens"`
+	HitRate      number        `json:"hit_rate"`
+	MeanBatch    number        `json:"mean_batch"`
+	MeanKVUtil   number        `json:"mean_kv_util"`
+}
+
+// latencyRecord is engine.LatencyStats with NaN kept.
+type latencyRecord struct {
+	Count int    `json:"count"`
+	Mean  number `json:"mean_ms"`
+	P50   number `json:"p50_ms"`
+	P90   number `json:"p90_ms"`
+	P95   number `json:"p95_ms"`
+	P99   number `json:"p99_ms"`
+	Max   number `json:"max_ms"`
+}
+
+func latencyOf(l engine.LatencyStats) latencyRecord {
+	return latencyRecord{Count: l.Count, Mean: number(l.Mean), P50: number(l.P50), P90: number(l.P90), P95: number(l.P95), P99: number(l.P99), Max: number(l.Max)}
+}
+
+func (l latencyRecord) stats() engine.LatencyStats {
+	return engine.LatencyStats{Count: l.Count, Mean: float64(l.Mean), P50: float64(l.P50), P90: float64(l.P90), P95: float64(l.P95), P99: float64(l.P99), Max: float64(l.Max)}
+}
+
+func servingOf(s *engine.ServingSummary) *servingRecord {
+	if s == nil {
+		return nil
+	}
+	return &servingRecord{TTFT: latencyOf(s.TTFT), ITL: latencyOf(s.ITL), ITLTail: latencyOf(s.ITLTail),
+		OnTime: s.OnTime, Attainment: number(s.Attainment), Preemptions: s.Preemptions, Preempted: s.Preempted,
+		CachedTokens: s.CachedTokens, PrefixTokens: s.PrefixTokens, HitRate: number(s.HitRate),
+		MeanBatch: number(s.MeanBatch), MeanKVUtil: number(s.MeanKVUtil)}
+}
+
+func (s *servingRecord) summary() *engine.ServingSummary {
+	if s == nil {
+		return nil
+	}
+	return &engine.ServingSummary{TTFT: s.TTFT.stats(), ITL: s.ITL.stats(), ITLTail: s.ITLTail.stats(),
+		OnTime: s.OnTime, Attainment: float64(s.Attainment), Preemptions: s.Preemptions, Preempted: s.Preempted,
+		CachedTokens: s.CachedTokens, PrefixTokens: s.PrefixTokens, HitRate: float64(s.HitRate),
+		MeanBatch: float64(s.MeanBatch), MeanKVUtil: float64(s.MeanKVUtil)}
 }
 
 func recordOf(run int, r *engine.RunSummary) runRecord {
@@ -205,6 +263,7 @@ func recordOf(run int, r *engine.RunSummary) runRecord {
 		P99: number(l.P99), Max: number(l.Max),
 		SLOMissRate: number(r.SLOMissRate), ShedRate: number(r.ShedRate), Attainment: number(r.Attainment),
 		GoodputRPS: number(r.GoodputRPS), ThroughputRPS: number(r.ThroughputRPS),
+		Serving: servingOf(r.Serving),
 	}
 }
 
@@ -220,6 +279,7 @@ func (rec *runRecord) summary() (engine.RunSummary, error) {
 			P90: float64(rec.P90), P95: float64(rec.P95), P99: float64(rec.P99), Max: float64(rec.Max)},
 		SLOMissRate: float64(rec.SLOMissRate), ShedRate: float64(rec.ShedRate), Attainment: float64(rec.Attainment),
 		GoodputRPS: float64(rec.GoodputRPS), ThroughputRPS: float64(rec.ThroughputRPS),
+		Serving: rec.Serving.summary(),
 	}, nil
 }
 

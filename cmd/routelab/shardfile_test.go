@@ -35,6 +35,12 @@ func TestShardRecordKeepsEveryField(t *testing.T) {
 				v.SetString(strings.Repeat("x", n+1))
 			case reflect.Int:
 				v.SetInt(int64(1000 + n))
+			case reflect.Pointer:
+				v.Set(reflect.New(v.Type().Elem()))
+				fill(v.Elem())
+				return
+			case reflect.Int64:
+				v.SetInt(int64(1_000_000 + n))
 			case reflect.Uint64:
 				v.SetUint(math.MaxUint64 - uint64(n))
 			case reflect.Float64:
@@ -72,6 +78,9 @@ func TestShardRecordKeepsEveryField(t *testing.T) {
 func sameSummary(a, b engine.RunSummary) bool {
 	var same func(x, y reflect.Value) bool
 	same = func(x, y reflect.Value) bool {
+		if x.Kind() == reflect.Pointer {
+			return x.IsNil() == y.IsNil() && (x.IsNil() || same(x.Elem(), y.Elem()))
+		}
 		if x.Kind() == reflect.Struct {
 			for i := 0; i < x.NumField(); i++ {
 				if !same(x.Field(i), y.Field(i)) {

@@ -139,6 +139,7 @@ func displaySamples(t *testing.T) map[string][]any {
 	env := lab.Env{Context: context.Background, SVG: plot.NewSVGRenderer(1), Workers: 2}
 	palette, _ := plot.DefaultPalette().With("mine", "#123456")
 	paired := pairedValues(t, r)
+	sv := servingValues(t)
 	return map[string][]any{
 		"lab.Comparison":  {r.cmp, *r.cmp},
 		"lab.Env":         {env, &env, lab.Background()},
@@ -155,6 +156,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.PolicySpec":  r.specs,
 		"lab.Replica":     {r.view.Replicas[0]},
 		"lab.RunResult":   {r.run},
+		"lab.Scorer":      {lab.QueueScore(2), lab.KVScore(0.5)},
 		"lab.Scenario":    {r.scn, lab.NewScenario("wide").Speeds(r.wideSpeeds...)},
 		"lab.StudyResult": {r.study},
 		"lab.SweepResult": {r.sweep},
@@ -222,9 +224,29 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.TimelinePoint":   {r.run.RunResult.Timeline.Points[200], r.wideRun.Timeline.Points[1]},
 		"engine.TokenCount":      {engine.DefaultTokenModel().Prompt},
 		"engine.TokenModel":      {engine.DefaultTokenModel()},
-		"engine.Totals":          {r.sim.Totals()},
-		"engine.TraceRecord":     {r.traced.Trace[0]},
-		"engine.View":            {r.view, r.wideView},
+
+		"engine.Admitter":           {admitAll{}},
+		"engine.CompletionObserver": {admitAll{}},
+		"engine.Completion":         {sv.completion},
+		"engine.HotPrefix":          {sv.scn.Serving.Workload.HotPrefix},
+		"engine.PrefixIndex":        {engine.ApproximateIndex, engine.PreciseIndex},
+		"engine.Priority":           {engine.Critical, engine.Sheddable},
+		"engine.QueueOrder":         {engine.FIFOQueue, engine.PriorityQueue},
+		"engine.ReplicaServing":     {*sv.run.PerReplica[0].Serving},
+		"engine.RequestClass":       {engine.PromptHeavy(0.3), engine.DecodeHeavy(0.7)},
+		"engine.RequestInfo":        {sv.completion.Request},
+		"engine.ServingConfig":      {*sv.scn.Serving, engine.DefaultServing()},
+		"engine.ServingSLO":         {sv.scn.Serving.SLO},
+		"engine.ServingSummary":     {*sv.run.Serving, sv.run.Serving},
+		"engine.ServingWorkload":    {sv.scn.Serving.Workload, engine.ServingWorkload{Mix: []engine.RequestClass{engine.PromptHeavy(1)}}},
+		"engine.SignalConfig":       {sv.scn.Serving.Signals, engine.SignalConfig{RefreshMs: 200, PrefixIndex: engine.PreciseIndex, Probes: 2, ProbeDelayMs: 1}},
+		"engine.Totals":             {r.sim.Totals()},
+		"engine.TraceRecord":        {r.traced.Trace[0]},
+		"engine.View":               {r.view, r.wideView},
+
+		"engine.Scorer":         {engine.QueueScorer(2), lab.Score("mine", 1, func(*lab.View, lab.Replica) float64 { return 1 })},
+		"engine.ScoreFunc":      {r.scoreFunc},
+		"engine.ScoringProfile": {engine.ScoringProfile{Name: "llm-d", Scorers: []engine.Scorer{engine.QueueScorer(2), engine.KVScorer(2)}, Affinity: 0.8, Explore: 0.01, Shed: true}},
 
 		// plot.Chart's implementations are go-echarts' chart types, outside
 		// these packages; lab.Chart turns one into the Figure sampled above.
@@ -241,6 +263,46 @@ func displaySamples(t *testing.T) map[string][]any {
 		"plot.Theme":            {plot.ThemeDark},
 	}
 }
+
+// admitAll is a policy's optional admitter and completion observer.
+type admitAll struct{}
+
+func (admitAll) Admit(*engine.View) bool               { return true }
+func (a admitAll) ObserveCompletion(engine.Completion) {}
+func (a admitAll) String() string                      { return "admits every request" }
+
+type servingSamples struct {
+	scn        engine.Scenario
+	run        *engine.RunResult
+	completion engine.Completion
+}
+
+// servingValues are a run of the hot-prefix serving scenario and one of its
+// completions as a router sees it.
+func servingValues(t *testing.T) servingSamples {
+	scn, err := engine.BuiltinScenario("hot-prefix", engine.ScenarioRate("hot-prefix"), engine.DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c engine.Completion
+	obs := engine.PolicySpec{Name: "observed", New: func(env engine.PolicyEnv) (engine.Policy, error) {
+		p, err := engine.LeastQueue().New(env)
+		return completionSpy{p, &c}, err
+	}}
+	run, err := engine.Run(context.Background(), engine.RunSpec{Scenario: scn, Policy: obs, Seed: 1, Protocol: engine.DefaultProtocol()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return servingSamples{scn: scn, run: run, completion: c}
+}
+
+// completionSpy keeps the last completion a policy observes.
+type completionSpy struct {
+	engine.Policy
+	last *engine.Completion
+}
+
+func (s completionSpy) ObserveCompletion(c engine.Completion) { *s.last = c }
 
 // pairedSamples are paired statistics of the sample comparison and sweep.
 type pairedSamples struct {
@@ -282,6 +344,7 @@ type realValues struct {
 	decision       engine.Decision
 	live, wideLive *lab.LiveView
 	actions        lab.LiveActions
+	scoreFunc      engine.ScoreFunc // a built-in scorer's function of one run
 }
 
 func newRealValues(t *testing.T) *realValues {
@@ -310,6 +373,10 @@ func newRealValues(t *testing.T) *realValues {
 		r.instances = append(r.instances, p)
 	}
 	r.wideValues(t)
+	var err error
+	if r.scoreFunc, err = engine.QueueScorer(1).New(engine.PolicyEnv{}); err != nil {
+		t.Fatal(err)
+	}
 	r.liveValues(t)
 	return r
 }

@@ -91,6 +91,7 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			"Policy":   reflect.ValueOf(env.Policy),
 			"Picker":   reflect.ValueOf(env.Picker),
 			"Stateful": reflect.ValueOf(env.Stateful),
+			"Score":    reflect.ValueOf(env.Score),
 			"Live":     reflect.ValueOf(env.Live),
 		}
 	}

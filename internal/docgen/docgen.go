@@ -15,7 +15,7 @@ import (
 )
 
 // Owners are the names' first components docgen writes.
-var Owners = []string{"model", "study", "metrics", "compare"}
+var Owners = []string{"model", "study", "metrics", "compare", "serving"}
 
 // ForeignOwners write their parts elsewhere; every part of the docs belongs
 // to one of Owners or of these, so a misspelt name cannot go unchecked.
@@ -55,6 +55,7 @@ var parts = map[string]part{
 	"model.constants":        modelConstants,
 	"model.policies":         modelPolicies,
 	"model.scenarios":        modelScenarios,
+	"serving.scenarios":      servingScenarios,
 	"model.demand-mean":      demandMean,
 	"model.demand-cv":        demandCV,
 	"metrics.run":            metricsRun,

@@ -33,15 +33,27 @@ func readImportGraph(ctx context.Context, root string) (importGraph, error) {
 		if len(fields) == 0 || !strings.HasPrefix(fields[0], module) {
 			continue
 		}
-		pkg := strings.TrimPrefix(fields[0], module)
-		g[pkg] = nil
+		pkg := owner(strings.TrimPrefix(fields[0], module))
+		if _, ok := g[pkg]; !ok {
+			g[pkg] = nil
+		}
 		for _, imp := range fields[1:] {
-			if strings.HasPrefix(imp, module) {
-				g[pkg] = append(g[pkg], strings.TrimPrefix(imp, module))
+			if q := owner(strings.TrimPrefix(imp, module)); strings.HasPrefix(imp, module) && q != pkg && !slices.Contains(g[pkg], q) {
+				g[pkg] = append(g[pkg], q)
 			}
 		}
 	}
 	return g, nil
+}
+
+// owner is the layer a package is drawn as: the engine's sub-packages
+// (engine/internal/prefix) are the model, standard library only, so they
+// are drawn as the engine.
+func owner(pkg string) string {
+	if strings.HasPrefix(pkg, "engine/") {
+		return "engine"
+	}
+	return pkg
 }
 
 // reachesAvoiding tells whether from imports to, directly or not, without

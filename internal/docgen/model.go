@@ -135,6 +135,24 @@ func modelScenarios(*Generator) (string, error) {
 	return table([]string{"name", "what happens", "events"}, rows), nil
 }
 
+// servingScenarios is the table of the serving model's built-in
+// scenarios: their usual rate and their serving configuration.
+func servingScenarios(*Generator) (string, error) {
+	var rows [][]string
+	for _, name := range engine.ScenarioNames() {
+		rate := engine.ScenarioRate(name)
+		scn, err := engine.BuiltinScenario(name, rate, engine.DefaultHeterogeneity)
+		if err != nil {
+			return "", err
+		}
+		if scn.Serving == nil {
+			continue
+		}
+		rows = append(rows, []string{"`" + name + "`", fmt.Sprintf("%g", rate), engine.ScenarioAbout(name), scn.Serving.String() + "; " + scn.Serving.Workload.String()})
+	}
+	return table([]string{"name", "req/s", "what happens", "configuration"}, rows), nil
+}
+
 // thousands writes n with commas between groups of three digits.
 func thousands(n int) string {
 	s := fmt.Sprint(n)
