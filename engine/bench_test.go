@@ -104,6 +104,23 @@ func BenchmarkCompareStraggler(b *testing.B) {
 	}
 }
 
+// BenchmarkCompareChat is a comparison of six routers × 10 seeds on the
+// chat serving scenario (3 replicas, its rate, the specification's
+// protocol), all cores.
+func BenchmarkCompareChat(b *testing.B) {
+	scn, err := BuiltinScenario("chat", ScenarioRate("chat"), DefaultHeterogeneity)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := Experiment{Scenario: scn, Policies: []PolicySpec{RoundRobin(), LeastQueue(), PowerOfTwo(), LeastKV(), JoinIdleQueue(), ShortestExpectedDelay()}}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compare(context.Background(), e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkStudy is the whole specification study: 1,152 development runs
 // and 4 × 576 validation runs.
 func BenchmarkStudy(b *testing.B) {

@@ -519,7 +519,6 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	} else if s.serving != nil {
 		s.serving.unprobe()
 	}
-	e := s.eligible[:len(s.replicas)] // filled by index: append costs a third of the loop
 	n := 0
 	for i := range s.replicas {
 		rv := &s.replicas[i].pub
@@ -528,12 +527,21 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 			s.serving.signals(s.step, i, &v.Replicas[i], req)
 		}
 		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
-			e[n] = v.Replicas[i]
 			n++
 		}
 	}
-	s.eligible = e[:n]
-	v.Eligible = s.eligible
+	if n == len(s.replicas) { // the usual case: every replica, no second copy
+		v.Eligible = v.Replicas
+		return v
+	}
+	e := s.eligible[:0]
+	for i := range v.Replicas {
+		if rv := &s.replicas[i].pub; rv.Healthy && rv.Waiting < s.scn.QueueCap {
+			e = append(e, v.Replicas[i])
+		}
+	}
+	s.eligible = e
+	v.Eligible = e
 	return v
 }
 
