@@ -73,7 +73,8 @@ type replicaState struct {
 	factor   float64 // slowdown multiplier
 	healthy  bool
 	srv      server
-	due      int64 // srv.due(), kept current after every call that changes it
+	fifo     *fifoServer // srv when it is the specification's server: called directly, so the hot path inlines
+	due      int64       // srv.due(), kept current after every call that changes it
 	svc, rew ewma  // router statistics shown in the View
 	n        int
 	assigned int64
@@ -86,7 +87,12 @@ func (r *replicaState) speed() float64 { return r.base * r.factor / ReferenceDem
 
 // sync refreshes the router's view after a change of state at boundary now.
 func (r *replicaState) sync(now int64) {
-	l := r.srv.load(now)
+	var l load
+	if r.fifo != nil {
+		l = r.fifo.load(now)
+	} else {
+		l = r.srv.load(now)
+	}
 	p := &r.pub // field by field: a composite literal would be built and then copied
 	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, l.waiting, l.running, l.waiting+l.running
 	p.Healthy, p.ServiceEWMA, p.RewardEWMA, p.Completed = r.healthy, r.svc.v, r.rew.v, r.n
@@ -185,14 +191,16 @@ func (s *Simulator) initReplicas() {
 	s.replicas = make([]replicaState, n)
 	for i := range s.replicas {
 		s.replicas[i] = replicaState{
-			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
-			srv: newFIFOServer(s.scn.QueueCap), due: math.MaxInt64,
+			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true, due: math.MaxInt64,
 			svc: ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
 		}
 		if s.serving != nil {
 			b := newBatchServer(&s.scn)
 			s.replicas[i].srv = b
 			s.serving.batch = append(s.serving.batch, b)
+		} else {
+			f := newFIFOServer(s.scn.QueueCap)
+			s.replicas[i].srv, s.replicas[i].fifo = f, f
 		}
 		s.replicas[i].sync(0)
 	}
@@ -377,8 +385,14 @@ func (s *Simulator) reroute(r *replicaState) {
 
 // serve does what r's server has due now and records its completions.
 func (s *Simulator) serve(r *replicaState) {
-	done := r.srv.step(s.step, r.speed())
-	r.due = r.srv.due()
+	var done []completion
+	if r.fifo != nil {
+		done = r.fifo.step(s.step, r.speed())
+		r.due = r.fifo.due()
+	} else {
+		done = r.srv.step(s.step, r.speed())
+		r.due = r.srv.due()
+	}
 	for i := range done {
 		s.complete(r, &done[i])
 	}
@@ -465,8 +479,13 @@ func (s *Simulator) route(req request, rerouted bool) {
 	if s.cohort != nil {
 		s.cohort.assign(req, id)
 	}
-	r.srv.admit(req, s.step, r.speed())
-	r.due = r.srv.due()
+	if r.fifo != nil {
+		r.fifo.admit(req, s.step, r.speed())
+		r.due = r.fifo.due()
+	} else {
+		r.srv.admit(req, s.step, r.speed())
+		r.due = r.srv.due()
+	}
 	r.sync(s.step)
 	if s.serving != nil {
 		s.serving.routed(id-1, &req)
