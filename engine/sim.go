@@ -75,7 +75,7 @@ type replicaState struct {
 	srv      server
 	fifo     *fifoServer // srv when it is the specification's server: called directly, so the hot path inlines
 	due      int64       // srv.due(), kept current after every call that changes it
-	svc, rew ewma  // router statistics shown in the View
+	svc, rew ewma        // router statistics shown in the View
 	n        int
 	assigned int64
 	finished int64
