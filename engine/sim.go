@@ -322,20 +322,21 @@ func (s *Simulator) boundary() {
 	if s.serving != nil {
 		s.serving.boundary(s.step)
 		for s.serving.held.len() > 0 && s.serving.held.headStep() <= s.step && s.err == nil {
-			s.route(s.serving.held.pop(), false)
+			req := s.serving.held.pop()
+			s.route(&req, false)
 		}
 	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
 		req := s.wl.pop()
 		s.totals.Arrivals++
 		if s.cohort != nil {
-			s.cohort.arrive(req)
+			s.cohort.arrive(&req)
 		}
 		if s.serving != nil && s.serving.delay > 0 {
 			s.serving.held.push(req, s.step+s.serving.delay) // routed when its probes answer
 			continue
 		}
-		s.route(req, false)
+		s.route(&req, false)
 	}
 	if s.sampler != nil && s.step == s.sampler.next {
 		s.sampler.record(s)
@@ -379,7 +380,7 @@ func (s *Simulator) reroute(r *replicaState) {
 		}
 		r.due = r.srv.due()
 		r.sync(s.step)
-		s.route(req, true)
+		s.route(&req, true)
 	}
 }
 
@@ -412,7 +413,7 @@ func (s *Simulator) complete(r *replicaState, c *completion) {
 	}
 	s.totals.Completed++
 	if s.cohort != nil {
-		s.cohort.complete(c.req, r.id, now)
+		s.cohort.complete(&c.req, r.id, now)
 		if s.cohort.srv != nil && s.cohort.member(c.req.arrival) {
 			s.cohort.srv.add(c, now)
 		}
@@ -446,8 +447,8 @@ func (s *Simulator) completionOf(r *replicaState, c *completion) Completion {
 }
 
 // route assigns req through the policy, or sheds it when no replica is eligible.
-func (s *Simulator) route(req request, rerouted bool) {
-	v := s.buildView(&req, rerouted, true)
+func (s *Simulator) route(req *request, rerouted bool) {
+	v := s.buildView(req, rerouted, true)
 	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
 	if len(v.Eligible) > 0 && s.hooks.admitter != nil {
 		s.inPolicy = true
@@ -480,15 +481,15 @@ func (s *Simulator) route(req request, rerouted bool) {
 		s.cohort.assign(req, id)
 	}
 	if r.fifo != nil {
-		r.fifo.admit(req, s.step, r.speed())
+		r.fifo.admit(*req, s.step, r.speed())
 		r.due = r.fifo.due()
 	} else {
-		r.srv.admit(req, s.step, r.speed())
+		r.srv.admit(*req, s.step, r.speed())
 		r.due = r.srv.due()
 	}
 	r.sync(s.step)
 	if s.serving != nil {
-		s.serving.routed(id-1, &req)
+		s.serving.routed(id-1, req)
 	}
 	d.Replica = id
 	s.decided(d)
