@@ -481,7 +481,7 @@ func (s *Simulator) route(req *request, rerouted bool) {
 		s.cohort.assign(req, id)
 	}
 	if r.fifo != nil {
-		r.fifo.admit(*req, s.step, r.speed())
+		r.fifo.put(req, s.step, r.speed())
 		r.due = r.fifo.due()
 	} else {
 		r.srv.admit(*req, s.step, r.speed())
