@@ -257,9 +257,8 @@ func displaySamples(t *testing.T) map[string][]any {
 	}
 }
 
-// pairedSamples are paired statistics of the sample comparison and sweep.
 // admitAll is a policy's optional admitter and completion observer.
-type admitAll struct{ seen int }
+type admitAll struct{}
 
 func (admitAll) Admit(*engine.View) bool               { return true }
 func (a admitAll) ObserveCompletion(engine.Completion) {}
@@ -298,6 +297,7 @@ type completionSpy struct {
 
 func (s completionSpy) ObserveCompletion(c engine.Completion) { *s.last = c }
 
+// pairedSamples are paired statistics of the sample comparison and sweep.
 type pairedSamples struct {
 	cmp   *engine.Paired
 	sweep *engine.SweepPaired
