@@ -35,6 +35,9 @@ func DefaultPalette() *Palette {
 			"random":        "#868e96",
 			"p2c":           "#0c9a9a",
 			"weighted-rr":   "#ae3ec9",
+			"jiq":           "#759438",
+			"sed":           "#2a6df4",
+			"least-kv":      "#c15c5c",
 		},
 		further: []string{
 			"#e64980", "#8a7a00", "#9c6644", "#cc7a00",
