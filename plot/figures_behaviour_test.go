@@ -383,7 +383,7 @@ func TestValuesSayWhatTheyAre(t *testing.T) {
 		`plot.WithSize(1200, 500)`:  WithSize(1200, 500),
 		`plot.WithSLO(50)`:          WithSLO(50),
 		`plot.Option{} (no effect)`: Option{},
-		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #9061d6, least-queue #2f9e44, mine #123456, p2c #0c9a9a, random #868e96, round-robin #3b7ddd, weighted-rr #ae3ec9; 8 further colours)`: WithPalette(pal),
+		`plot.WithPalette(palette: adaptive #e8590c, jiq #759438, latency-aware #9061d6, least-kv #c15c5c, least-queue #2f9e44, mine #123456, p2c #0c9a9a, random #868e96, round-robin #3b7ddd, sed #2a6df4, weighted-rr #ae3ec9; 8 further colours)`: WithPalette(pal),
 		`plot.WithRenderer(SVG renderer keeping up to 2 JavaScript runtimes)`: WithRenderer(NewSVGRenderer(2)),
 		`page "runs" with 0 figures`:                                          NewPage("runs"),
 		`figure spec "f": title "", theme "", 0×0 (0: the chart's own or 900×500); no palette; no SVG renderer (one-off runtimes)`: Spec{ID: "f"},
