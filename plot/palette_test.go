@@ -17,6 +17,7 @@ func TestBuiltInPolicyColors(t *testing.T) {
 	want := map[string]string{
 		"round-robin": "#3b7ddd", "least-queue": "#2f9e44", "latency-aware": "#9061d6",
 		"adaptive": AccentColor, "random": "#868e96", "p2c": "#0c9a9a", "weighted-rr": "#ae3ec9",
+		"jiq": "#759438", "sed": "#2a6df4", "least-kv": "#c15c5c",
 	}
 	for name, c := range want {
 		if got := p.Color(name); got != c {
