@@ -311,12 +311,28 @@ func (b *batchServer) preempt(m *member, at instant) {
 func (b *batchServer) leave(m *member, at instant) {
 	if m.decoding {
 		m.st.generated = m.made(b.g)
-		for s := m.spanF; s < b.log.next; s++ {
-			r := b.log.at(s)
-			if s > m.spanF {
-				m.st.gaps.add(r.t1, 1)
+		if m.st.gaps.k == 1 { // the p99 is the largest gap: one running max
+			top := math.Inf(-1)
+			for s := m.spanF; s < b.log.next; s++ {
+				r := b.log.at(s)
+				if s > m.spanF {
+					top = max(top, r.t1)
+				}
+				if r.iters > 1 {
+					top = max(top, r.tau)
+				}
 			}
-			m.st.gaps.add(r.tau, r.iters-1)
+			if top > math.Inf(-1) {
+				m.st.gaps.add(top, 1)
+			}
+		} else {
+			for s := m.spanF; s < b.log.next; s++ {
+				r := b.log.at(s)
+				if s > m.spanF {
+					m.st.gaps.add(r.t1, 1)
+				}
+				m.st.gaps.add(r.tau, r.iters-1)
+			}
 		}
 		m.st.lastTok = at.ms()
 		b.dec.remove(m, b.pool)
@@ -368,6 +384,8 @@ func (b *batchServer) admitWaiting(at instant, budget int, fillBlocks int64) int
 		*m = member{req: w.req, slot: slot, fresh: true, joined: at}
 		if w.paused >= 0 {
 			m.st = b.paused[w.paused]
+		} else {
+			m.st.gaps.k = gapsKept(int(m.req.output))
 		}
 		hit := b.lookup(m)
 		m.prefillLeft = int(m.req.prompt) + m.st.generated - hit

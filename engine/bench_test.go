@@ -7,8 +7,10 @@ import (
 )
 
 // benchRun simulates one long seeded run per iteration (ten simulated
-// minutes) and reports simulated requests per second (single goroutine)
-// and allocations per request.
+// minutes) and reports simulated requests per second (single goroutine),
+// per CPU-second of the process (the collector's threads included, so a
+// loaded machine does not flatter or hurt the figure) and allocations per
+// request.
 func benchRun(b *testing.B, scn Scenario, pol PolicySpec) {
 	benchProtocol(b, scn, pol, Protocol{Warmup: 1000, Measure: 600000, SLO: DefaultSLO})
 }
@@ -20,6 +22,7 @@ func benchProtocol(b *testing.B, scn Scenario, pol PolicySpec, proto Protocol) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	b.ResetTimer()
+	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
 		sim, err := NewSimulator(scn, pol, SimOptions{Seed: uint64(i + 1), Measure: &proto, tables: tables})
 		if err != nil {
@@ -31,8 +34,12 @@ func benchProtocol(b *testing.B, scn Scenario, pol PolicySpec, proto Protocol) {
 		requests += sim.totals.Arrivals
 	}
 	b.StopTimer()
+	cpu = cpuTime() - cpu
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(requests)/b.Elapsed().Seconds(), "req/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(requests)/cpu.Seconds(), "req/cpu-s")
+	}
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(requests), "allocs/req")
 }
 
@@ -47,16 +54,29 @@ func BenchmarkSimulate(b *testing.B) {
 }
 
 // BenchmarkServing is the serving model at B = 32 with chunked prefill, a
-// KV limit and prefix caching: three replicas at about 85 % of their
-// capacity, 50 Zipf-distributed system prompts of 600 tokens, a tenth of
-// the requests critical and a fifth sheddable, fresh signals (the router's
-// prefix index updated at every decision); three simulated hours per
-// iteration.
+// KV limit and prefix caching, on two workloads of three replicas, fresh
+// signals (the router's prefix index updated at every decision), three
+// simulated hours per iteration:
+//   - chat: the built-in chat scenario at its rate (chat turns of median 60
+//     output tokens behind 32 Zipf system prompts of 1,000 tokens);
+//   - long: replies of median 180 tokens (so each request lives through
+//     about three times as many spans) at about 85 % of capacity, 50 Zipf
+//     system prompts of 600 tokens, a tenth of the requests critical and a
+//     fifth sheddable.
 func BenchmarkServing(b *testing.B) {
-	for _, p := range []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV()} {
-		b.Run(p.Name, func(b *testing.B) {
-			benchProtocol(b, benchServingScenario(), p, Protocol{Warmup: 60000, Measure: 3 * 3600000, SLO: 1e5})
-		})
+	chat, err := BuiltinScenario("chat", ScenarioRate("chat"), DefaultHeterogeneity)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []struct {
+		name string
+		scn  Scenario
+	}{{"chat", chat}, {"long", benchServingScenario()}} {
+		for _, p := range []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV()} {
+			b.Run(w.name+"/"+p.Name, func(b *testing.B) {
+				benchProtocol(b, w.scn, p, Protocol{Warmup: 60000, Measure: 3 * 3600000, SLO: 1e5})
+			})
+		}
 	}
 }
 
@@ -76,6 +96,23 @@ func benchServingScenario() Scenario {
 func BenchmarkCompareStraggler(b *testing.B) {
 	scn, _ := BuiltinScenario("straggler", 100, DefaultHeterogeneity)
 	e := Experiment{Scenario: scn, Policies: SpecificationPolicies()}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compare(context.Background(), e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompareChat is a comparison of six routers × 10 seeds on the
+// chat serving scenario (3 replicas, its rate, the specification's
+// protocol), all cores.
+func BenchmarkCompareChat(b *testing.B) {
+	scn, err := BuiltinScenario("chat", ScenarioRate("chat"), DefaultHeterogeneity)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := Experiment{Scenario: scn, Policies: []PolicySpec{RoundRobin(), LeastQueue(), PowerOfTwo(), LeastKV(), JoinIdleQueue(), ShortestExpectedDelay()}}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if _, err := Compare(context.Background(), e); err != nil {

@@ -71,25 +71,25 @@ func newCohort(p Protocol, replicas int, expected int) *cohort {
 
 func (c *cohort) member(arrival float64) bool { return arrival > c.from && arrival <= c.to }
 
-func (c *cohort) arrive(r request) {
+func (c *cohort) arrive(r *request) {
 	if c.member(r.arrival) {
 		c.arrivals++
 	}
 }
 
-func (c *cohort) assign(r request, replica int) {
+func (c *cohort) assign(r *request, replica int) {
 	if c.member(r.arrival) {
 		c.perReplica[replica-1].assigned++
 	}
 }
 
-func (c *cohort) drop(r request) {
+func (c *cohort) drop(r *request) {
 	if c.member(r.arrival) {
 		c.shed++
 	}
 }
 
-func (c *cohort) complete(r request, replica int, at float64) {
+func (c *cohort) complete(r *request, replica int, at float64) {
 	if at > c.from && at <= c.to {
 		c.throughput++
 	}

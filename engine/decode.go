@@ -225,19 +225,31 @@ func (l *spanLog) append(r spanRecord, oldest func() int64) {
 // bound.
 const gapK = 12
 
-// gapTop keeps the largest gaps, a min-heap on value: most additions cost
-// one comparison with the smallest kept.
+// gapTop keeps the largest gaps, a min-heap on value of at most k entries
+// (values with counts): k is the rank of a request's p99 among its gaps
+// (1 for fewer than 100 gaps), at most gapK, so most additions cost one
+// comparison with the smallest kept.
 type gapTop struct {
-	v [gapK]float64
-	c [gapK]int32
-	n int
+	v    [gapK]float64
+	c    [gapK]int32
+	n, k int
+}
+
+// gapsKept is the k of a request of output tokens: the rank, from the
+// top, of the nearest-rank p99 of its output − 1 gaps (capped at gapK).
+func gapsKept(output int) int {
+	total := output - 1
+	if total <= 0 {
+		return 1
+	}
+	return min(gapK, total-int(math.Ceil(0.99*float64(total)))+1)
 }
 
 // add counts count gaps of v ms.
 func (g *gapTop) add(v float64, count int) {
 	switch {
 	case count <= 0:
-	case g.n < gapK:
+	case g.n < g.k:
 		i := g.n
 		g.v[i], g.c[i] = v, int32(count)
 		g.n++
@@ -250,10 +262,10 @@ func (g *gapTop) add(v float64, count int) {
 		g.v[0], g.c[0] = v, int32(count)
 		for i := 0; ; {
 			small, l := i, 2*i+1
-			if l < gapK && g.v[l] < g.v[small] {
+			if l < g.n && g.v[l] < g.v[small] {
 				small = l
 			}
-			if l+1 < gapK && g.v[l+1] < g.v[small] {
+			if l+1 < g.n && g.v[l+1] < g.v[small] {
 				small = l + 1
 			}
 			if small == i {

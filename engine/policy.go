@@ -222,9 +222,9 @@ func LeastQueue() PolicySpec {
 type leastQueue struct{}
 
 func (leastQueue) Pick(v *View) (int, error) {
-	best := v.Eligible[0]
-	for _, r := range v.Eligible[1:] {
-		if r.Outstanding < best.Outstanding {
+	best := &v.Eligible[0]
+	for i := 1; i < len(v.Eligible); i++ {
+		if r := &v.Eligible[i]; r.Outstanding < best.Outstanding {
 			best = r
 		}
 	}
@@ -283,7 +283,8 @@ type latencyAware struct {
 
 func (p *latencyAware) Pick(v *View) (int, error) {
 	best, bestCost := 0, math.Inf(1)
-	for _, r := range v.Eligible {
+	for i := range v.Eligible { // by index: a Replica is too big to copy per element
+		r := &v.Eligible[i]
 		if c := mul(float64(r.Outstanding+1), p.est[r.ID-1].v); c < bestCost {
 			best, bestCost = r.ID, c
 		}
@@ -356,7 +357,7 @@ type adaptive struct {
 }
 
 // score is the Adaptive score of replica r given ln(max(T,1)).
-func (a *adaptive) score(r Replica, lnT float64) float64 {
+func (a *adaptive) score(r *Replica, lnT float64) float64 {
 	i := r.ID - 1
 	explore := mul(a.p.C, math.Sqrt(lnT/float64(max(a.n[i], 1))))
 	congestion := mul(float64(r.Outstanding), a.s[i].v) / a.p.Ceiling
@@ -366,7 +367,8 @@ func (a *adaptive) score(r Replica, lnT float64) float64 {
 func (a *adaptive) Pick(v *View) (int, error) {
 	lnT := xlog(float64(max(a.t, 1)))
 	best, bestScore := 0, math.Inf(-1)
-	for _, r := range v.Eligible {
+	for i := range v.Eligible {
+		r := &v.Eligible[i]
 		if sc := a.score(r, lnT); sc > bestScore {
 			best, bestScore = r.ID, sc
 		}
@@ -412,7 +414,8 @@ type weightedRR struct {
 
 func (p *weightedRR) Pick(v *View) (int, error) {
 	best, total := -1, 0.0
-	for _, r := range v.Eligible {
+	for i := range v.Eligible {
+		r := &v.Eligible[i]
 		i := r.ID - 1
 		w := 1 / p.est[i].v
 		p.credit[i] += w
@@ -456,7 +459,7 @@ func (p *powerOfTwo) Pick(v *View) (int, error) {
 	if j >= i {
 		j++
 	}
-	a, b := v.Eligible[i], v.Eligible[j]
+	a, b := &v.Eligible[i], &v.Eligible[j]
 	if b.Outstanding < a.Outstanding || (b.Outstanding == a.Outstanding && b.ID < a.ID) {
 		a = b
 	}
@@ -479,7 +482,8 @@ func JoinIdleQueue() PolicySpec {
 type joinIdle struct{ rng *Rand }
 
 func (p *joinIdle) Pick(v *View) (int, error) {
-	for _, r := range v.Eligible {
+	for i := range v.Eligible {
+		r := &v.Eligible[i]
 		if r.Outstanding == 0 {
 			return r.ID, nil
 		}
@@ -525,7 +529,8 @@ type shortestDelay struct{ mean []float64 }
 
 func (p *shortestDelay) Pick(v *View) (int, error) {
 	best, bestCost := 0, math.Inf(1)
-	for _, r := range v.Eligible {
+	for i := range v.Eligible {
+		r := &v.Eligible[i]
 		c := float64(r.Outstanding + 1)
 		if p.mean != nil {
 			c = mul(c, p.mean[r.ID-1])
@@ -550,9 +555,9 @@ func LeastKV() PolicySpec {
 type leastKV struct{}
 
 func (leastKV) Pick(v *View) (int, error) {
-	best := v.Eligible[0]
-	for _, r := range v.Eligible[1:] {
-		if r.KVUtil < best.KVUtil || (r.KVUtil == best.KVUtil && r.Outstanding < best.Outstanding) {
+	best := &v.Eligible[0]
+	for i := 1; i < len(v.Eligible); i++ {
+		if r := &v.Eligible[i]; r.KVUtil < best.KVUtil || (r.KVUtil == best.KVUtil && r.Outstanding < best.Outstanding) {
 			best = r
 		}
 	}

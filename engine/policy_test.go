@@ -150,7 +150,7 @@ func TestAdaptiveScore(t *testing.T) {
 	n := []float64{3, 1, 2}
 	for i, r := range v.Eligible {
 		want := p.r[i].v + 0.35*math.Sqrt(lnT/n[i]) - float64(r.Outstanding)*p.s[i].v/100
-		if got := p.score(r, xlog(6)); math.Abs(got-want) > 1e-12 {
+		if got := p.score(&r, xlog(6)); math.Abs(got-want) > 1e-12 {
 			t.Errorf("replica %d score %v, want %v", r.ID, got, want)
 		}
 	}
@@ -189,7 +189,7 @@ func TestAdaptiveRewardIdentityBeforeClipping(t *testing.T) {
 		v := view(healthy(r.Intn(4), r.Intn(2)), healthy(r.Intn(4), r.Intn(2)), healthy(r.Intn(4), r.Intn(2)))
 		for _, rep := range v.Eligible {
 			want := 1 - float64(rep.Outstanding+1)*la.est[rep.ID-1].v/100
-			if got := greedy.score(rep, 0); math.Abs(got-want) > 1e-9 {
+			if got := greedy.score(&rep, 0); math.Abs(got-want) > 1e-9 {
 				t.Fatalf("greedy score %v, want 1 − (o+1)ŝ/L = %v", got, want)
 			}
 		}

@@ -74,8 +74,9 @@ type replicaState struct {
 	factor   float64 // slowdown multiplier
 	healthy  bool
 	srv      server
-	due      int64 // srv.due(), kept current after every call that changes it
-	svc, rew ewma  // router statistics shown in the View
+	fifo     *fifoServer // srv when it is the specification's server: called directly, so the hot path inlines
+	due      int64       // srv.due(), kept current after every call that changes it
+	svc, rew ewma        // router statistics shown in the View
 	n        int
 	assigned int64
 	finished int64
@@ -87,7 +88,12 @@ func (r *replicaState) speed() float64 { return r.base * r.factor / ReferenceDem
 
 // sync refreshes the router's view after a change of state at boundary now.
 func (r *replicaState) sync(now int64) {
-	l := r.srv.load(now)
+	var l load
+	if r.fifo != nil {
+		l = r.fifo.load(now)
+	} else {
+		l = r.srv.load(now)
+	}
 	p := &r.pub // field by field: a composite literal would be built and then copied
 	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, l.waiting, l.running, l.waiting+l.running
 	p.Healthy, p.ServiceEWMA, p.RewardEWMA, p.Completed = r.healthy, r.svc.v, r.rew.v, r.n
@@ -187,14 +193,16 @@ func (s *Simulator) initReplicas() {
 	s.replicas = make([]replicaState, n)
 	for i := range s.replicas {
 		s.replicas[i] = replicaState{
-			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true,
-			srv: newFIFOServer(s.scn.QueueCap), due: math.MaxInt64,
+			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true, due: math.MaxInt64,
 			svc: ewma{ReferenceDemand}, rew: ewma{1 - ReferenceDemand/DefaultCeiling},
 		}
 		if s.serving != nil {
 			b := newBatchServer(&s.scn)
 			s.replicas[i].srv = b
 			s.serving.batch = append(s.serving.batch, b)
+		} else {
+			f := newFIFOServer(s.scn.QueueCap)
+			s.replicas[i].srv, s.replicas[i].fifo = f, f
 		}
 		s.replicas[i].sync(0)
 	}
@@ -316,20 +324,21 @@ func (s *Simulator) boundary() {
 	if s.serving != nil {
 		s.serving.boundary(s.step)
 		for s.serving.held.len() > 0 && s.serving.held.headStep() <= s.step && s.err == nil {
-			s.route(s.serving.held.pop(), false)
+			req := s.serving.held.pop()
+			s.route(&req, false)
 		}
 	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
 		req := s.wl.pop()
 		s.totals.Arrivals++
 		if s.cohort != nil {
-			s.cohort.arrive(req)
+			s.cohort.arrive(&req)
 		}
 		if s.serving != nil && s.serving.delay > 0 {
 			s.serving.held.push(req, s.step+s.serving.delay) // routed when its probes answer
 			continue
 		}
-		s.route(req, false)
+		s.route(&req, false)
 	}
 	if s.sampler != nil && s.step == s.sampler.next {
 		s.sampler.record(s)
@@ -373,14 +382,20 @@ func (s *Simulator) reroute(r *replicaState) {
 		}
 		r.due = r.srv.due()
 		r.sync(s.step)
-		s.route(req, true)
+		s.route(&req, true)
 	}
 }
 
 // serve does what r's server has due now and records its completions.
 func (s *Simulator) serve(r *replicaState) {
-	done := r.srv.step(s.step, r.speed())
-	r.due = r.srv.due()
+	var done []completion
+	if r.fifo != nil {
+		done = r.fifo.step(s.step, r.speed())
+		r.due = r.fifo.due()
+	} else {
+		done = r.srv.step(s.step, r.speed())
+		r.due = r.srv.due()
+	}
 	for i := range done {
 		s.complete(r, &done[i])
 	}
@@ -400,7 +415,7 @@ func (s *Simulator) complete(r *replicaState, c *completion) {
 	}
 	s.totals.Completed++
 	if s.cohort != nil {
-		s.cohort.complete(c.req, r.id, now)
+		s.cohort.complete(&c.req, r.id, now)
 		if s.cohort.srv != nil && s.cohort.member(c.req.arrival) {
 			s.cohort.srv.add(c, now)
 		}
@@ -434,8 +449,8 @@ func (s *Simulator) completionOf(r *replicaState, c *completion) Completion {
 }
 
 // route assigns req through the policy, or sheds it when no replica is eligible.
-func (s *Simulator) route(req request, rerouted bool) {
-	v := s.buildView(&req, rerouted, true)
+func (s *Simulator) route(req *request, rerouted bool) {
+	v := s.buildView(req, rerouted, true)
 	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
 	if len(v.Eligible) > 0 && s.hooks.admitter != nil {
 		s.inPolicy = true
@@ -467,11 +482,16 @@ func (s *Simulator) route(req request, rerouted bool) {
 	if s.cohort != nil {
 		s.cohort.assign(req, id)
 	}
-	r.srv.admit(req, s.step, r.speed())
-	r.due = r.srv.due()
+	if r.fifo != nil {
+		r.fifo.put(req, s.step, r.speed())
+		r.due = r.fifo.due()
+	} else {
+		r.srv.admit(*req, s.step, r.speed())
+		r.due = r.srv.due()
+	}
 	r.sync(s.step)
 	if s.serving != nil {
-		s.serving.routed(id-1, &req)
+		s.serving.routed(id-1, req)
 	}
 	d.Replica = id
 	s.decided(d)
@@ -521,7 +541,6 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	} else if s.serving != nil {
 		s.serving.unprobe()
 	}
-	e := s.eligible[:len(s.replicas)] // filled by index: append costs a third of the loop
 	n := 0
 	for i := range s.replicas {
 		rv := &s.replicas[i].pub
@@ -530,12 +549,21 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 			s.serving.signals(s.step, i, &v.Replicas[i], req)
 		}
 		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
-			e[n] = v.Replicas[i]
 			n++
 		}
 	}
-	s.eligible = e[:n]
-	v.Eligible = s.eligible
+	if n == len(s.replicas) { // the usual case: every replica, no second copy
+		v.Eligible = v.Replicas
+		return v
+	}
+	e := s.eligible[:0]
+	for i := range v.Replicas {
+		if rv := &s.replicas[i].pub; rv.Healthy && rv.Waiting < s.scn.QueueCap {
+			e = append(e, v.Replicas[i])
+		}
+	}
+	s.eligible = e
+	v.Eligible = e
 	return v
 }
 

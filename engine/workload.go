@@ -259,7 +259,8 @@ type pending struct {
 func (w *workload) advance() {
 	u1, u2, u3, u4 := w.rng.Open(), w.rng.Open(), w.rng.Open(), w.rng.Float64()
 	w.seq++
-	r := request{seq: w.seq, jitter: 1 + mul(w.jitter, mul(2, u4)-1)}
+	r := &w.next // built in place: a request is 64 bytes
+	*r = request{seq: w.seq, jitter: 1 + mul(w.jitter, mul(2, u4)-1)}
 	if w.process == Replay {
 		i := int(w.seq - 1)
 		if i >= len(w.trace) {
@@ -270,20 +271,20 @@ func (w *workload) advance() {
 		r.arrival = rec.At
 		r.prompt, r.output = int32(rec.Prompt), int32(rec.Output)
 		if w.srv != nil {
-			w.srv.fromTrace(&r, rec)
+			w.srv.fromTrace(r, rec)
 		}
 		r.demand = w.demand.Tokens.Demand(rec.Prompt, rec.Output)
 	} else {
 		w.pend = pending{prev: w.last, gap: w.gap(u1), rate: w.rate, schedule: w.schedule}
 		r.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
 		if w.srv != nil {
-			w.srv.draw(&r, u2, u3, w.tables)
+			w.srv.draw(r, u2, u3, w.tables)
 			r.demand = w.demand.Tokens.Demand(int(r.prompt), int(r.output))
 		} else {
-			r.demand = w.draw(&r, u2, u3)
+			r.demand = w.draw(r, u2, u3)
 		}
 	}
-	w.next, w.has = r, true
+	w.has = true
 	w.nextStep = ceilStep(r.arrival)
 }
 

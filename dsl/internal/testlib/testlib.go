@@ -52,11 +52,15 @@ func Route(n, replicas int, decide Decide) ([]int, error) {
 	return RouteContext(context.Background(), n, replicas, decide)
 }
 
-// Spin calls f until ctx is done and returns how many calls it made.
+// Spin calls f once, then until ctx is done, and returns how many calls it
+// made: at least one, so a caller sees the call ran even when ctx ended
+// before it began.
 func Spin(ctx context.Context, f func(int) int) (int, error) {
 	for n := 0; ; n++ {
-		if err := ctx.Err(); err != nil {
-			return n, err
+		if n > 0 {
+			if err := ctx.Err(); err != nil {
+				return n, err
+			}
 		}
 		f(n)
 	}

@@ -22,7 +22,7 @@ func Docs() map[string]string {
 		"RouteContext":  "func RouteContext(ctx context.Context, n, replicas int, decide Decide) ([]int, error)\n\nRouteContext asks decide where to send each of n requests and counts the\nrequests per replica. It stops with ctx's error as soon as ctx is done.",
 		"Scale":         "var Scale = 2\n\nScale is a package variable cells can read and set.",
 		"Show":          "func Show(v any)\n\nShow displays v (bound per session to the cell's display).",
-		"Spin":          "func Spin(ctx context.Context, f func(int) int) (int, error)\n\nSpin calls f until ctx is done and returns how many calls it made.",
+		"Spin":          "func Spin(ctx context.Context, f func(int) int) (int, error)\n\nSpin calls f once, then until ctx is done, and returns how many calls it\nmade: at least one, so a caller sees the call ran even when ctx ended\nbefore it began.",
 		"Square":        "func Square(x int) int\n\nSquare returns x*x.",
 		"Version":       "const Version = \"1.0\"\n\nVersion is the library's version.",
 	}
