@@ -18,6 +18,12 @@ type Env struct {
 	Context func() context.Context
 	// SVG renders figures' static SVG; nil renders without reuse.
 	SVG *plot.SVGRenderer
+	// NoStatic leaves the static SVG out of figures' notebook outputs. By
+	// default every figure shown in a cell carries its SVG export, inside
+	// its HTML (until the script draws) and as image/svg+xml, so that
+	// front ends that run no script — GitHub, nbviewer, an untrusted or
+	// e-mailed notebook — still show it; it costs an SVG render per figure.
+	NoStatic bool
 	// Workers bounds parallel runs (0: one per CPU); results never depend on it.
 	Workers int
 	// Callback, when set, runs every call into a scripted policy made by
@@ -100,7 +106,7 @@ func (e *Env) Run(scn *Scenario, policy PolicySpec, seed int) *RunResult {
 	if err != nil {
 		fail("lab.Run", err)
 	}
-	return &RunResult{RunResult: r, env: e}
+	return &RunResult{RunResult: r, env: e, protocol: proto}
 }
 
 // Sweep compares the policies at each arrival rate (req/s) of the scenario.
@@ -141,8 +147,9 @@ func (e *Env) Study(path string) *StudyResult {
 // interactive HTML, saved as SVG, PNG or HTML. id names it (letters, digits,
 // '-' and '_'); title may be empty to keep the chart's own.
 func (e *Env) Chart(chart plot.Chart, id, title string) *Figure {
-	f, err := plot.New(chart, plot.Spec{ID: id, Title: title})
-	return e.figure(f, err)
+	return e.figure(func(width int) (*plot.Figure, error) {
+		return plot.New(chart, plot.Spec{ID: id, Title: title, Width: width})
+	})
 }
 
 // Chart makes a figure outside any session (see Env.Chart).

@@ -1,15 +1,19 @@
 package lab
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/plot"
 )
 
 // panics runs f and returns the *Error it panicked with.
@@ -226,7 +230,7 @@ func TestComparisonAccessorsAndSave(t *testing.T) {
 	if !json.Valid(data) {
 		t.Error("saved JSON is not valid")
 	}
-	if e := panics(t, func() { res.Save(filepath.Join(dir, "c.xlsx")) }); !strings.Contains(e.Error(), "unknown extension (want .json, .csv or .html)") {
+	if e := panics(t, func() { res.Save(filepath.Join(dir, "c.xlsx")) }); !strings.Contains(e.Error(), "unknown extension (want .json, .csv, .html, .tex or .md)") {
 		t.Errorf("bad extension: %v", e)
 	}
 	fig := res.Chart()
@@ -236,6 +240,93 @@ func TestComparisonAccessorsAndSave(t *testing.T) {
 	fig.Save(filepath.Join(dir, "f.svg"))
 	if svg, _ := os.ReadFile(filepath.Join(dir, "f.svg")); !strings.Contains(string(svg), "<svg") {
 		t.Error("saved SVG")
+	}
+	if e := panics(t, func() { fig.Save(filepath.Join(dir, "f.gif")) }); !strings.Contains(e.Error(), "unknown extension (want .svg, .pdf, .png or .html)") {
+		t.Errorf("bad figure extension: %v", e)
+	}
+}
+
+// Tables for write-ups: LaTeX and Markdown, from Table and from Save.
+func TestComparisonTables(t *testing.T) {
+	res := Compare(Failure().Seeds(2), RoundRobin(), Adaptive())
+	if tex := res.Table("latex"); !strings.Contains(tex, `\toprule`) || !strings.Contains(tex, "round-robin &") {
+		t.Errorf("latex table:\n%s", tex)
+	}
+	if md := res.Table("markdown"); !strings.Contains(md, "| round-robin |") {
+		t.Errorf("markdown table:\n%s", md)
+	}
+	if e := panics(t, func() { res.Table("rtf") }); !strings.Contains(e.Error(), `table format "rtf" is not one of html, latex, markdown`) {
+		t.Errorf("bad format: %v", e)
+	}
+	dir := t.TempDir()
+	for name, want := range map[string]string{"t.tex": `\bottomrule`, "t.md": "|:--|"} {
+		res.Save(filepath.Join(dir, name))
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %v\n%s", name, err, data)
+		}
+	}
+}
+
+// A figure and a comparison saved where they cannot be written fail with
+// an error naming the path, and leave nothing behind.
+func TestSaveUnwritable(t *testing.T) {
+	res := Compare(Steady().Seeds(2), RoundRobin(), Adaptive())
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"d.svg", "d.json"} { // a directory where the file should go
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, base := range []string{filepath.Join(dir, "missing", "f"), filepath.Join(file, "f"), filepath.Join(dir, "d")} {
+		saves := map[string]func(string){".svg": func(p string) { res.Chart().Save(p) }, ".json": func(p string) { res.Save(p) }}
+		for ext, save := range saves {
+			path := base + ext
+			if e := panics(t, func() { save(path) }); !strings.Contains(e.Error(), "writing "+path+": ") {
+				t.Errorf("%s: %v", path, e)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// A figure in a notebook carries its SVG export: as image/svg+xml and
+// inside its HTML, which the script replaces; NoStatic leaves both out.
+func TestFigureBundleCarriesStaticSVG(t *testing.T) {
+	res := Compare(Steady().Seeds(2), RoundRobin(), Adaptive())
+	b := display.Of(res.Chart())
+	html, _ := b[display.TextHTML].(string)
+	svg, _ := b[display.SVG].(string)
+	if !strings.HasPrefix(svg, "<svg") || !strings.Contains(html, `src="data:image/svg+xml;base64,`) || !strings.Contains(html, "<script") {
+		t.Errorf("bundle %v: html with svg %v, svg %d bytes", b.MIMEs(), strings.Contains(html, "<svg"), len(svg))
+	}
+	quiet := &Env{NoStatic: true}
+	b = display.Of(quiet.Compare(Steady().Seeds(2), RoundRobin()).Chart())
+	if _, ok := b[display.SVG]; ok || strings.Contains(b[display.TextHTML].(string), "data:image/svg+xml") {
+		t.Errorf("NoStatic: bundle %v still has the SVG", b.MIMEs())
+	}
+}
+
+// Paper sizes lay a figure out again; the export has the paper's width.
+func TestFigurePaper(t *testing.T) {
+	fig := Compare(Steady().Seeds(2), RoundRobin(), Adaptive()).Chart()
+	if w, _ := fig.Paper(OneColumn).Plot().Size(); w != 317 {
+		t.Errorf("one column: %d px, want 317 (3.3 in at 96 px/in)", w)
+	}
+	if w, _ := fig.Paper(TwoColumn).Plot().Size(); w != 672 {
+		t.Errorf("two columns: %d px, want 672", w)
+	}
+	if e := panics(t, func() { fig.Paper(1) }); !strings.Contains(e.Error(), "a width from 3.2 to 85 inches") {
+		t.Errorf("paper of 1 in: %v", e)
+	}
+	if e := panics(t, func() { fig.Scale(100) }); !strings.Contains(e.Error(), "PNG scale 100") {
+		t.Errorf("scale 100: %v", e)
 	}
 }
 
@@ -321,4 +412,33 @@ func TestSecondsLandOnTheGrid(t *testing.T) {
 	if err != nil || proto.Measure != 500.5 || scn.Events[0].At != 500.5 {
 		t.Errorf("measure %v ms, event at %v ms, %v", proto.Measure, scn.Events, err)
 	}
+}
+
+// fig.Save("x.pdf") works like .svg and .png: a one-page vector PDF of the
+// figure, here at paper width.
+func TestFigureSavePDF(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.pdf")
+	fig := Compare(Steady().Seeds(2), RoundRobin(), Adaptive()).Chart().Paper(OneColumn)
+	if e := tryPanics(func() { fig.Save(path) }); e != nil {
+		if !errors.Is(e, plot.ErrNoChromium) || os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
+			t.Fatal(e)
+		}
+		t.Skip(e)
+	}
+	pdf, err := os.ReadFile(path)
+	// 3.3 in is 237.6 pt; Chromium rounds the page to its own units.
+	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-1.")) || !regexp.MustCompile(`/MediaBox \[0 0 23[78]\.\d+ `).Match(pdf) {
+		t.Errorf("saved PDF: %v, %q…", err, pdf[:min(len(pdf), 200)])
+	}
+}
+
+// tryPanics runs f and returns the *Error it panicked with, if any.
+func tryPanics(f func()) (e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			e = r.(*Error)
+		}
+	}()
+	f()
+	return nil
 }

@@ -3,7 +3,6 @@ package lab
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,7 +57,7 @@ func (p *Paired) Chart() *Figure {
 	if p.c == nil {
 		failf("Paired.Chart", "empty paired comparison (Comparison.Paired makes one)")
 	}
-	return p.c.env.figure(plot.Paired(p.c.Comparison, p.a, p.b))
+	return p.c.env.figure(func(w int) (*plot.Figure, error) { return plot.Paired(p.c.Comparison, p.a, p.b, width(w)...) })
 }
 
 // Save writes the statistics: .json (what was compared and a record per
@@ -74,15 +73,32 @@ func (p *Paired) Save(path string) {
 		err = p.WriteJSON(&b)
 	case ".csv":
 		err = p.WriteCSV(&b)
+	case ".tex":
+		b.WriteString(p.Table(plot.TableLaTeX))
+	case ".md":
+		b.WriteString(p.Table(plot.TableMarkdown))
 	default:
-		failf("Paired.Save", "%s: unknown extension (want .json or .csv; Chart().Save writes the figure)", path)
+		failf("Paired.Save", "%s: unknown extension (want .json, .csv, .tex or .md; Chart().Save writes the figure)", path)
 	}
 	if err == nil {
-		err = os.WriteFile(path, b.Bytes(), 0o644)
+		err = plot.WriteFile(path, b.Bytes())
 	}
 	if err != nil {
 		fail("Paired.Save", err)
 	}
+}
+
+// Table returns the paired table as "latex" (booktabs) or "markdown", for
+// a write-up.
+func (p *Paired) Table(format string) string {
+	if p.Paired == nil {
+		failf("Paired.Table", "empty paired comparison (Comparison.Paired makes one)")
+	}
+	t, err := plot.PairedTableAs(p.Paired, format)
+	if err != nil {
+		fail("Paired.Table", err)
+	}
+	return t
 }
 
 // Bundle shows the paired table (text and HTML).

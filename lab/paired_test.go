@@ -100,3 +100,21 @@ func TestSweepAndStudyPaired(t *testing.T) {
 		t.Errorf("study: %v", e)
 	}
 }
+
+// A paired result saves as a LaTeX or Markdown table as well as JSON and
+// CSV; an unknown extension names the ones allowed.
+func TestPairedTables(t *testing.T) {
+	p := Compare(Straggler().Seeds(3), LatencyAware(), Adaptive()).Paired("latency-aware", "adaptive")
+	if tex := p.Table("latex"); !strings.Contains(tex, "\\toprule") || !strings.Contains(tex, "adaptive") {
+		t.Errorf("LaTeX table:\n%s", tex)
+	}
+	path := filepath.Join(t.TempDir(), "p.md")
+	p.Save(path)
+	if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), "| adaptive | p99 (ms) |") {
+		t.Errorf("saved Markdown: %v\n%s", err, data)
+	}
+	e := tryPanics(func() { p.Save(filepath.Join(t.TempDir(), "p.txt")) })
+	if e == nil || !strings.Contains(e.Error(), "want .json, .csv, .tex or .md") {
+		t.Errorf("Save(p.txt): %v", e)
+	}
+}

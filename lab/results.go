@@ -2,7 +2,6 @@ package lab
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,10 +19,24 @@ type Comparison struct {
 }
 
 // Chart draws medians and p99 ranges, attainment, goodput and losses per policy.
-func (c *Comparison) Chart() *Figure { return c.env.figure(plot.Comparison(c.Comparison)) }
+func (c *Comparison) Chart() *Figure {
+	return c.env.figure(func(w int) (*plot.Figure, error) { return plot.Comparison(c.Comparison, width(w)...) })
+}
 
 // CDF draws each policy's latency distribution (log scale, SLO marked).
-func (c *Comparison) CDF() *Figure { return c.env.figure(plot.LatencyCDF(c.Comparison)) }
+func (c *Comparison) CDF() *Figure {
+	return c.env.figure(func(w int) (*plot.Figure, error) { return plot.LatencyCDF(c.Comparison, width(w)...) })
+}
+
+// Table returns the summary table as "html", "latex" (booktabs) or
+// "markdown", for a write-up.
+func (c *Comparison) Table(format string) string {
+	t, err := plot.ComparisonTableAs(c.Comparison, format)
+	if err != nil {
+		fail("Comparison.Table", err)
+	}
+	return t
+}
 
 // Report shows the summary table and every figure of the comparison.
 func (c *Comparison) Report() *plot.ComparisonReport {
@@ -54,8 +67,10 @@ func (c *Comparison) Runs(policy string) []*engine.RunResult {
 
 func (c *Comparison) names() string { return strings.Join(policyNames(c.Comparison), ", ") }
 
-// Save writes the comparison: .json (everything), .csv (per-seed runs) or
-// .html (a standalone report with the table and every figure).
+// Save writes the comparison: .json (everything), .csv (per-seed runs),
+// .html (a standalone report with the table and every figure), or the
+// summary table as .tex (LaTeX, booktabs) or .md (Markdown). A file is
+// written whole or not at all.
 func (c *Comparison) Save(path string) {
 	var b bytes.Buffer
 	var err error
@@ -71,11 +86,15 @@ func (c *Comparison) Save(path string) {
 			page, err = r.Render()
 			b.Write(page)
 		}
+	case ".tex":
+		b.WriteString(c.Table(plot.TableLaTeX))
+	case ".md":
+		b.WriteString(c.Table(plot.TableMarkdown))
 	default:
-		failf("Comparison.Save", "%s: unknown extension (want .json, .csv or .html)", path)
+		failf("Comparison.Save", "%s: unknown extension (want .json, .csv, .html, .tex or .md)", path)
 	}
 	if err == nil {
-		err = os.WriteFile(path, b.Bytes(), 0o644)
+		err = plot.WriteFile(path, b.Bytes())
 	}
 	if err != nil {
 		fail("Comparison.Save", err)
@@ -85,12 +104,18 @@ func (c *Comparison) Save(path string) {
 // RunResult is one seeded run with its timeline.
 type RunResult struct {
 	*engine.RunResult
-	env *Env
+	env      *Env
+	protocol engine.Protocol
 }
 
 // Timeline draws the run's queues, rolling p99, throughput and assignment
-// shares over time, with the scenario's events marked.
-func (r *RunResult) Timeline() *Figure { return r.env.figure(plot.Timeline(r.RunResult)) }
+// shares over time, with the warm-up, the measurement window and the
+// scenario's events marked.
+func (r *RunResult) Timeline() *Figure {
+	return r.env.figure(func(w int) (*plot.Figure, error) {
+		return plot.Timeline(r.RunResult, append(width(w), plot.WithProtocol(r.protocol))...)
+	})
+}
 
 // SweepResult is a comparison at each point of a rate sweep.
 type SweepResult struct {
@@ -98,8 +123,11 @@ type SweepResult struct {
 	env *Env
 }
 
-// Chart draws p99 and attainment against the arrival rate per policy.
-func (s *SweepResult) Chart() *Figure { return s.env.figure(plot.RateSweep(s.SweepResult)) }
+// Chart draws p99 and attainment against the arrival rate per policy,
+// with the cluster's capacity marked.
+func (s *SweepResult) Chart() *Figure {
+	return s.env.figure(func(w int) (*plot.Figure, error) { return plot.RateSweep(s.SweepResult, width(w)...) })
+}
 
 // StudyResult is the exploration-weight study.
 type StudyResult struct {
@@ -108,29 +136,88 @@ type StudyResult struct {
 }
 
 // Chart draws the development attainment of each weight in each condition.
-func (s *StudyResult) Chart() *Figure { return s.env.figure(plot.StudyHeatmap(s.StudyResult)) }
+func (s *StudyResult) Chart() *Figure {
+	return s.env.figure(func(w int) (*plot.Figure, error) { return plot.StudyHeatmap(s.StudyResult, width(w)...) })
+}
+
+// Table returns the study's scores — each weight's development attainment
+// with its standard error and the selection margin, then the validation —
+// as "latex" (booktabs) or "markdown", for a write-up.
+func (s *StudyResult) Table(format string) string {
+	t, err := plot.StudyTableAs(s.StudyResult, format)
+	if err != nil {
+		fail("StudyResult.Table", err)
+	}
+	return t
+}
 
 // Figure is a chart ready to show in a cell (interactive HTML that works
-// offline) or to save for a write-up.
+// offline, with a static SVG for viewers that run no script) or to save for
+// a write-up.
 type Figure struct {
-	f   *plot.Figure
-	env *Env
+	f     *plot.Figure
+	env   *Env
+	build func(width int) (*plot.Figure, error) // the figure at an export width (0: its own)
 }
 
-func (e *Env) figure(f *plot.Figure, err error) *Figure {
+// OneColumn and TwoColumn are the widths of paper figures in inches
+// (Figure.Paper).
+const (
+	OneColumn = plot.OneColumn
+	TwoColumn = plot.TwoColumn
+)
+
+// width is the options that lay a figure out for an export width (none for
+// 0, the figure's own).
+func width(w int) []plot.Option {
+	if w == 0 {
+		return nil
+	}
+	return []plot.Option{plot.WithWidth(w)}
+}
+
+// figure builds a figure at its own width, failing with the builder's error.
+func (e *Env) figure(build func(width int) (*plot.Figure, error)) *Figure {
+	fig := &Figure{env: e, build: build}
+	fig.f = fig.at(0, "figure")
+	return fig
+}
+
+// at builds the figure at an export width, with the session's renderer.
+func (f *Figure) at(w int, op string) *plot.Figure {
+	pf, err := f.build(w)
 	if err != nil {
-		fail("figure", err)
+		fail(op, err)
 	}
-	if e.SVG != nil {
-		f = f.WithSVGRenderer(e.SVG)
+	if f.env.SVG != nil {
+		pf = pf.WithSVGRenderer(f.env.SVG)
 	}
-	return &Figure{f: f, env: e}
+	return pf
 }
 
-// Light returns the figure without the ECharts library inside (about 11 KB
-// instead of 450 KB), for notebooks where an earlier figure already brought
-// it; on its own it waits briefly, then says how to fix the page.
-func (f *Figure) Light() *Figure { return &Figure{f: f.f.Light(), env: f.env} }
+// Light returns the figure without the ECharts library inside (a few
+// percent of its size), for notebooks where an earlier figure already
+// brought it; on its own it waits briefly, then says how to fix the page.
+func (f *Figure) Light() *Figure { return &Figure{f: f.f.Light(), env: f.env, build: f.build} }
+
+// Paper lays the figure out again for a page inches wide — lab.OneColumn
+// (3.3 in) or lab.TwoColumn (7 in) — at 96 px to the inch, so that it prints at its
+// size with no text under 7 pt. Save it as .pdf or .svg for the paper.
+func (f *Figure) Paper(inches float64) *Figure {
+	w := int(inches*96 + 0.5)
+	check("Figure.Paper", finite(inches) && w >= 300 && w <= 8192, "inches", inches, "a width from 3.2 to 85 inches, such as lab.OneColumn or lab.TwoColumn")
+	return &Figure{f: f.at(w, "Figure.Paper"), env: f.env, build: f.build}
+}
+
+// Scale sets the PNG export's pixels per CSS pixel (2 unless set; 3 or 4
+// for print at 300 dpi and more).
+func (f *Figure) Scale(scale float64) *Figure {
+	pf, err := f.f.WithScale(scale)
+	if err != nil {
+		fail("Figure.Scale", err)
+	}
+	return &Figure{f: pf, env: f.env, build: f.build}
+}
 
 // Plot returns the underlying plot figure.
 func (f *Figure) Plot() *plot.Figure { return f.f }
@@ -145,8 +232,10 @@ func (f *Figure) Static() display.Bundle {
 	return display.Bundle{display.TextPlain: f.f.String(), display.SVG: svg}
 }
 
-// Save writes the figure as .svg, .png (through headless Chromium) or .html
-// (a standalone page).
+// Save writes the figure as .svg, .pdf (vector, through headless
+// Chromium), .png (through headless Chromium, at Scale) or .html (a
+// standalone page). A file is written whole or not at all: an unwritable
+// path is an error naming it, and leaves nothing behind.
 func (f *Figure) Save(path string) {
 	var data []byte
 	var err error
@@ -155,15 +244,17 @@ func (f *Figure) Save(path string) {
 		var s string
 		s, err = f.f.SVGContext(f.env.ctx())
 		data = []byte(s)
+	case ".pdf":
+		data, err = f.f.PDFContext(f.env.ctx())
 	case ".png":
 		data, err = f.f.PNGContext(f.env.ctx())
 	case ".html":
 		data, err = plot.NewPage(f.f.Title(), f.f).Render()
 	default:
-		failf("Figure.Save", "%s: unknown extension (want .svg, .png or .html)", path)
+		failf("Figure.Save", "%s: unknown extension (want .svg, .pdf, .png or .html)", path)
 	}
 	if err == nil {
-		err = os.WriteFile(path, data, 0o644)
+		err = plot.WriteFile(path, data)
 	}
 	if err != nil {
 		fail("Figure.Save", err)

@@ -58,12 +58,25 @@ func (s StudyResult) Bundle() display.Bundle {
 	return display.Bundle{display.TextPlain: s.String(), display.TextHTML: s.HTML()}
 }
 
-// Bundle shows the figure as interactive HTML.
+// Bundle shows the figure as interactive HTML and, unless the environment
+// says NoStatic, as its SVG export too: inside the HTML until the script
+// draws, and as image/svg+xml, so front ends that run no script show it.
+// A failed SVG export leaves the interactive figure and says why.
 func (f Figure) Bundle() display.Bundle {
 	if f.f == nil {
 		return none("figure", "a result's Chart method or lab.Chart")
 	}
-	return display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
+	b := display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
+	if f.env == nil || f.env.NoStatic {
+		return b
+	}
+	svg, err := f.f.SVGContext(f.env.ctx())
+	if err != nil {
+		b[display.TextPlain] = fmt.Sprintf("%s\n(no static image: %v)", f.f.String(), err)
+		return b
+	}
+	b[display.TextHTML], b[display.SVG] = f.f.WithStatic(svg), svg
+	return b
 }
 
 // HTML shows the event as a table.

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"os"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,6 +84,31 @@ func TestViewOfABusyFrameFitsTheUpdateBudget(t *testing.T) {
 		}
 		if strings.Contains(h, "<script") || !strings.Contains(h, "overload &lt;script&gt;") {
 			t.Errorf("%d replicas: the scenario name is not escaped", replicas)
+		}
+	}
+}
+
+// docs/console.md quotes the size of the busiest updates; it says what
+// the view sends, to the 0.1 KB (1,000 bytes) it is rounded to.
+func TestConsolePageStatesTheUpdateSizes(t *testing.T) {
+	doc, err := os.ReadFile("../docs/console.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`measures ([\d.]+) KB for 3 replicas and ([\d.]+) KB for 64`).FindStringSubmatch(string(doc))
+	if m == nil {
+		t.Fatal(`docs/console.md no longer says "measures … KB for 3 replicas and … KB for 64": update this test with the page`)
+	}
+	for i, replicas := range []int{3, 64} {
+		stated, err := strconv.ParseFloat(m[i+1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := busyFrame(t, replicas)
+		v := View{Seed: 1, Until: 2000, Note: "a note"}
+		size := float64(wireSize(t, v.HTML(f), v.Text(f))) / 1000
+		if math.Abs(size-stated) > 0.05 {
+			t.Errorf("docs/console.md says %s KB for %d replicas; the update is %.2f KB", m[i+1], replicas, size)
 		}
 	}
 }

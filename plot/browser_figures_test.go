@@ -23,7 +23,7 @@ func builtKinds(t *testing.T) []kindFigure {
 		}
 		var colors []string
 		for _, p := range k.policies {
-			colors = append(colors, DefaultPalette().Color(p))
+			colors = append(colors, wantColor(p))
 		}
 		out = append(out, kindFigure{f, colors})
 	}

@@ -287,7 +287,7 @@ func seriesColors(f *Figure) []string {
 	if f.kind == "heatmap" {
 		return nil
 	}
-	return DefaultPalette().Assign(f.Series())
+	return DefaultPalette().colors(f.Series())
 }
 
 func allSampleFigures(t *testing.T) []*Figure {

@@ -16,26 +16,37 @@ import (
 const maxCDFPoints = 400
 
 // LatencyCDF draws each policy's latency distribution, pooled over the
-// comparison's seeds: on the left the CDF (share of requests completed
-// within x), on the right the tail (share taking x or longer, log scale),
-// both on a log latency axis with the SLO marked and, on the tail, the 1%
-// line whose crossing is the pooled p99. Policies whose runs completed no
-// cohort request are left out and named in the subtitle.
+// comparison's seeds: the CDF (share of requests completed within x) and
+// the tail (share taking x or longer, log scale), side by side when the
+// width allows, both on a log latency axis with the SLO marked and, on the
+// tail, the 1% line whose crossing is the pooled p99. Each curve carries
+// its policy's dash, and its marker at the pooled p50, p90 and p99.
+// Policies whose runs completed no cohort request are left out and named
+// in the subtitle.
 func LatencyCDF(c *engine.Comparison, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
-	s, err := applyOptions(options, 1000, 480)
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
-	type pooled struct {
-		name string
-		lat  []float64
+	pools, none := pooledLatencies(c)
+	if len(pools) == 0 {
+		return nil, fmt.Errorf("plot: LatencyCDF of %q: no run has latencies (no completed cohort request, or runs made with SummaryOnly, which keep none)", c.Scenario.Name)
 	}
-	var pools []pooled
-	var none, drawn []string
-	lo, hi, most := math.Inf(1), c.Protocol.SLO, 0
+	title := fmt.Sprintf("%s: latency distribution", c.Scenario.Name)
+	return s.build(figure{kind: "latency-cdf", title: title, names: policyNames(c), chart: lineChart,
+		draw: func(l *layout) (float64, error) { return drawCDF(l, c, pools, none, title) }})
+}
+
+// pooled is one policy's latencies over all its seeds, sorted.
+type pooled struct {
+	name string
+	lat  []float64
+}
+
+func pooledLatencies(c *engine.Comparison) (pools []pooled, none []string) {
 	for _, p := range c.Policies {
 		var all []float64
 		for _, r := range p.Runs {
@@ -47,59 +58,119 @@ func LatencyCDF(c *engine.Comparison, options ...Option) (*Figure, error) {
 		}
 		slices.Sort(all)
 		pools = append(pools, pooled{p.Name, all})
-		drawn = append(drawn, p.Name)
-		lo, hi, most = math.Min(lo, all[0]), math.Max(hi, all[len(all)-1]), max(most, len(all))
 	}
-	if len(pools) == 0 {
-		return nil, fmt.Errorf("plot: LatencyCDF of %q: no run has latencies (no completed cohort request, or runs made with SummaryOnly, which keep none)", c.Scenario.Name)
-	}
-	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "latency-cdf", s, policyNames(c))
-	top := "96"
-	if len(none) > 0 { // a third subtitle line
-		top = "114"
-	}
-	line.SetGlobalOptions(charts.WithGridOpts(
-		opts.Grid{Left: "7%", Width: "40%", Top: top, Bottom: "84"},
-		opts.Grid{Left: "57%", Width: "40%", Top: top, Bottom: "84"}))
-	xmin, xmax := math.Pow(10, math.Floor(math.Log10(math.Max(lo, 0.01)))), math.Pow(10, math.Ceil(math.Log10(hi)))
-	ymin := math.Pow(10, math.Floor(math.Log10(100/float64(most))))
-	cv.raw["xAxis"] = []any{
-		valueAxis(0, "log", "latency (ms, log scale)", map[string]any{"min": xmin, "max": xmax, "nameGap": 26}),
-		valueAxis(1, "log", "latency (ms, log scale)", map[string]any{"min": xmin, "max": xmax, "nameGap": 26}),
-	}
-	cv.raw["yAxis"] = []any{
-		valueAxis(0, "value", "requests within x (%)", map[string]any{"min": 0, "max": 100, "nameGap": 38}),
-		valueAxis(1, "log", "requests taking x or longer (%, log)", map[string]any{"min": ymin, "max": 100, "nameGap": 44}),
-	}
+	return pools, none
+}
+
+// cdfPanels are the two panels' headings, axis names and ticks.
+var (
+	cdfHeads = [2]string{"CDF: requests completed within x", "tail: requests taking x or longer (log)"}
+	cdfYName = [2]string{"requests (%)", "requests (%, log scale)"}
+)
+
+func drawCDF(l *layout, c *engine.Comparison, pools []pooled, none []string, title string) (float64, error) {
 	slo := c.Protocol.SLO
-	cv.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = refLine("xAxis", slo, "SLO", "end") }))
-	tail := refLine("xAxis", slo, "SLO", "end")
-	tail.Data = append(tail.Data, map[string]any{"yAxis": 1, "name": "1% (p99)",
-		"label": map[string]any{"position": "insideEndTop"}})
-	cv.add(marks(1, func(s *charts.SingleSeries) { s.MarkLines = tail }))
-	var p99s []string
+	var p99s, drawn []string
+	lo, hi, most := math.Inf(1), slo, 0
 	for _, p := range pools {
-		cdf, ccdf := cdfPoints(p.lat)
-		style := func(grid int, id string, data []any) charts.SingleSeries {
-			return charts.SingleSeries{Name: p.name, Id: id, Type: "line", XAxisIndex: grid, YAxisIndex: grid,
-				ShowSymbol: opts.Bool(false), Symbol: "none", Data: data,
-				ItemStyle: &opts.ItemStyle{Color: cv.color(p.name)}, LineStyle: &opts.LineStyle{Color: cv.color(p.name), Width: 2}}
-		}
-		cv.add(style(0, "cdf "+p.name, cdf))
-		cv.add(style(1, "tail "+p.name, ccdf))
+		drawn = append(drawn, p.name)
 		p99s = append(p99s, fmt.Sprintf("%s %s", p.name, ms(engine.NearestRank(p.lat, 99))))
+		lo, hi, most = math.Min(lo, p.lat[0]), math.Max(hi, p.lat[len(p.lat)-1]), max(most, len(p.lat))
 	}
-	cv.legend(drawn, map[string]any{"bottom": "4"})
-	cv.tooltip("axis", cdfTooltip)
-	cv.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
-	sub := fmt.Sprintf("pooled over %d seeds · %s · SLO %g ms\npooled p99: %s", len(c.Seeds), c.Scenario.Traffic(), slo, strings.Join(p99s, " · "))
+	sub := fmt.Sprintf("pooled over %d seeds · %s · SLO %g ms · markers: pooled p50, p90, p99\npooled p99: %s", len(c.Seeds), c.Scenario.Traffic(), slo, strings.Join(p99s, " · "))
 	if len(none) > 0 {
 		sub += "\nno completed cohort request: " + strings.Join(none, ", ")
 	}
-	title := fmt.Sprintf("%s: latency distribution", c.Scenario.Name)
-	cv.titles(title, sub)
-	return cv.figure(title)
+	l.heading(title, sub)
+	l.legend(lineEntries(drawn), edge, l.w-2*edge)
+	cols := 2
+	yt := [2]ticks{linearTicks(0, 100, 160, false, 5), logTicks(math.Pow(10, math.Floor(math.Log10(100/float64(most)))), 100, 160, false)}
+	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
+	xFor := func(pw float64) ticks { return logTicks(math.Max(lo, 0.01), hi, pw, true) }
+	x, pw := fitX(l.w, edge+2*gutter+24, xFor)
+	pw /= 2
+	if pw < 200 {
+		cols = 1
+		x, pw = fitX(l.w, edge+gutter, xFor)
+	}
+	heads := [2][]string{fontText.wrap(cdfHeads[0], pw), fontText.wrap(cdfHeads[1], pw)}
+	headH := float64(max(len(heads[0]), len(heads[1]))) * fontText.lineHeight()
+	ph := 220.0
+	fixed := l.y + float64(3-cols)*(headH+stripH+xFooter(1)+gap) + edge
+	if l.h > 0 {
+		ph = (l.h - fixed) / float64(3-cols)
+		if ph < 120 {
+			return fixed + 120*float64(3-cols), nil
+		}
+	}
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range 2 {
+		left, top := edge+gutter, l.y+float64(g)*(headH+stripH+ph+xFooter(1)+gap)
+		if cols == 2 {
+			left, top = edge+gutter+float64(g)*(pw+24+gutter), l.y
+		}
+		l.text(heads[g], fontText, left, top, "")
+		grids = append(grids, gridAt(left, top+headH+stripH, pw, ph, l.w))
+		xAxes = append(xAxes, x.axis(g, "latency (ms, log scale)", map[string]any{"nameGap": xNameGap()}))
+		yAxes = append(yAxes, yt[g].axis(g, cdfYName[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	cdfMarks(l, slo, x, pw, yt)
+	for _, p := range pools {
+		cdfCurves(l, p)
+	}
+	l.tooltip("axis", cdfTooltip)
+	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
+	return fixed + float64(3-cols)*ph, nil
+}
+
+// lineEntries are legend entries drawn as each series' own line icon
+// (its dash and marker).
+func lineEntries(names []string) []legendEntry {
+	out := make([]legendEntry, len(names))
+	for i, n := range names {
+		out[i] = legendEntry{name: n}
+	}
+	return out
+}
+
+// cdfMarks draws the SLO on both panels and the 1% line on the tail, with
+// their labels: the SLO's above the plot, the 1% line's at its right end.
+func cdfMarks(l *layout, slo float64, x ticks, pw float64, yt [2]ticks) {
+	text := fmt.Sprintf("SLO %g ms", slo)
+	align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
+	for g := range 2 {
+		l.add(marks(g, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
+		l.labels(g, []placed{{x: slo, y: yt[g].min, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
+	}
+	l.add(marks(1, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", 1) }))
+	l.labels(1, []placed{{x: x.min, y: 1, dx: 4, dy: -fontSmallest.lineHeight() - 1, lines: []string{"1%: pooled p99 where a curve crosses"},
+		font: fontSmallest, align: "left", color: neutral}})
+}
+
+// cdfCurves adds a policy's two curves and its percentile markers.
+func cdfCurves(l *layout, p pooled) {
+	st := l.style(p.name)
+	cdf, ccdf := cdfPoints(p.lat)
+	curve := func(grid int, id string, data []any) charts.SingleSeries {
+		return charts.SingleSeries{Name: p.name, Id: id, Type: "line", XAxisIndex: grid, YAxisIndex: grid,
+			ShowSymbol: opts.Bool(false), Symbol: string(st.Marker), SymbolSize: 7, Data: data,
+			ItemStyle: &opts.ItemStyle{Color: st.Color}, LineStyle: &opts.LineStyle{Color: st.Color, Width: 2}}
+	}
+	l.addLine(curve(0, "cdf "+p.name, cdf), st.Dash)
+	l.addLine(curve(1, "tail "+p.name, ccdf), st.Dash)
+	n := float64(len(p.lat))
+	var within, tail []any
+	for _, q := range []float64{50, 90, 99} {
+		v := engine.NearestRank(p.lat, q)
+		k := math.Ceil(q / 100 * n)
+		within = append(within, []any{round(v, 3), round(100*k/n, 4)})
+		tail = append(tail, []any{round(v, 3), round(100*(n-k+1)/n, 6)})
+	}
+	l.add(seedDots(p.name, st, 0, within))
+	l.add(seedDots(p.name, st, 1, tail))
 }
 
 // cdfTooltip reads each series' point under the pointer: the share within
@@ -111,7 +182,7 @@ const cdfTooltip = `function (ps) {
     var p = ps[i], v = p.value;
     if (!p.seriesName || !v) continue;
     var tail = String(p.seriesId).indexOf("tail ") === 0;
-    out.push(p.marker + esc(p.seriesName) + ": " + (+v[1].toPrecision(4)) + "% " + (tail ? "take ≥ " : "within ") + (+v[0].toPrecision(4)) + " ms");
+    out.push(p.Marker + esc(p.seriesName) + ": " + (+v[1].toPrecision(4)) + "% " + (tail ? "take ≥ " : "within ") + (+v[0].toPrecision(4)) + " ms");
   }
   return out.join("<br>");
 }`

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -13,56 +12,27 @@ import (
 	"github.com/routelab/routelab/engine"
 )
 
-// Comparison draws an experiment as four panels side by side, one row per
-// policy, so that a row reads as one policy and a column as one metric:
-// the p99 latency (median across seeds, each seed's p99 as a dot, the
-// min–max range as a whisker, the SLO as a dashed line), SLO attainment,
-// goodput, and the requests lost to shedding or still unfinished at the
-// cutoff. Runs without a completed cohort request have no p99 and are left
-// out of the latency panel, never drawn as zero. The subtitle names the
-// policy with the lowest median p99 and the one with the highest attainment.
+// Comparison draws an experiment as four panels, one row per policy, so
+// that a row reads as one policy and a panel as one metric: the p99 latency
+// (each seed's p99 as a marker, the min–max as a whisker, the median as a
+// tick and a value, the SLO as a dashed line), SLO attainment, goodput, and
+// the requests lost to shedding or still unfinished at the cutoff. The
+// panels stand side by side when the width allows, else two by two, else
+// one above the other. Runs without a completed cohort request have no p99
+// and are left out of the latency panel, never drawn as zero. The subtitle
+// names the policy with the lowest median p99 and the one with the highest
+// attainment.
 func Comparison(c *engine.Comparison, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
-	n := len(c.Policies)
-	// A third subtitle line (policies without a p99) moves the panels down.
-	down := 0
-	if slices.ContainsFunc(c.Policies, func(p engine.PolicyResult) bool { return p.Summary.LatencyRuns == 0 }) {
-		down = 18
-	}
-	s, err := applyOptions(options, 1000, max(320, 164+44*n)+down)
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
-	bar := charts.NewBar()
-	names := policyNames(c)
-	cv := newCanvas(bar, &bar.RectChart, "comparison", s, names)
-	cv.legend(names, map[string]any{"bottom": "4"})
-	cv.tooltip("item", itemTooltip)
-	var panels []map[string]any
-	var xAxes, yAxes []any
-	var grids []opts.Grid
-	heads := []string{"p99 latency: median, seeds, range", "SLO attainment", "goodput", "lost: shed + unfinished"}
-	for g := range 4 {
-		left := fmt.Sprintf("%.1f%%", 13+22*float64(g))
-		grids = append(grids, opts.Grid{Left: left, Width: "19.5%", Top: strconv.Itoa(96 + down), Bottom: "72"})
-		panels = append(panels, panelTitle(heads[g], left, 70+down))
-		yAxes = append(yAxes, policyAxis(g, names, g == 0))
-	}
-	bar.SetGlobalOptions(charts.WithGridOpts(grids...))
-	lat := latencyPanel(cv, c)
-	xAxes = append(xAxes, lat.axis,
-		valueAxis(1, "value", "attainment (%)", map[string]any{"min": 0, "max": 100, "nameGap": 26}),
-		valueAxis(2, "value", "goodput (req/s)", map[string]any{"min": 0, "nameGap": 26}),
-		valueAxis(3, "value", "lost (requests per run)", lostRange(c)))
-	cv.raw["xAxis"], cv.raw["yAxis"] = xAxes, yAxes
-	for i, p := range c.Policies {
-		metricPanels(cv, i, n, p, c.Seeds)
-	}
-	cv.titles(fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(n, "policy", "policies")),
-		setupLine(c)+"\n"+winnersLine(c)+lat.note, panels...)
-	return cv.figure(fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(n, "policy", "policies")))
+	title := fmt.Sprintf("%s: %s compared", c.Scenario.Name, plural(len(c.Policies), "policy", "policies"))
+	return s.build(figure{kind: "comparison", title: title, names: policyNames(c), chart: barChart,
+		draw: func(l *layout) (float64, error) { return drawComparison(l, c, title) }})
 }
 
 func checkComparison(c *engine.Comparison) error {
@@ -93,11 +63,45 @@ func policyNames(c *engine.Comparison) []string {
 	return names
 }
 
-// policyAxis lists the policies top to bottom, naming them when labels.
-func policyAxis(grid int, names []string, labels bool) map[string]any {
-	return map[string]any{"type": "category", "gridIndex": grid, "data": strings2any(names), "inverse": true,
-		"axisLabel": map[string]any{"show": labels, "interval": 0, "width": 118, "overflow": "truncate", "fontSize": 12},
-		"axisTick":  map[string]any{"show": false}}
+// drawComparison lays the comparison out on l.
+func drawComparison(l *layout, c *engine.Comparison, title string) (float64, error) {
+	l.heading(title, comparisonCaption(c))
+	l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
+	g := newPanels(l, c)
+	rowH := g.rowHeight(l)
+	if rowH < 0 {
+		return g.height(l, g.minRow), nil
+	}
+	g.place(l, c, rowH)
+	l.tooltip("item", itemTooltip)
+	return g.height(l, rowH), nil
+}
+
+// comparisonCaption is the subtitle: what was run, who did best, and how
+// to read the marks.
+func comparisonCaption(c *engine.Comparison) string {
+	lines := []string{setupLine(c), winnersLine(c),
+		"bars, ticks and values: medians across seeds · markers: single seeds · whiskers: p99 min–max across seeds (observed, not a confidence interval) · dashed: SLO"}
+	var none []string
+	for _, p := range c.Policies {
+		if p.Summary.LatencyRuns == 0 {
+			none = append(none, p.Name)
+		}
+	}
+	if len(none) > 0 {
+		lines = append(lines, "no p99 (no run completed a cohort request): "+strings.Join(none, ", "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// markerEntries are legend entries showing each name's marker.
+func markerEntries(cv *canvas, names []string) []legendEntry {
+	out := make([]legendEntry, len(names))
+	for i, n := range names {
+		st := cv.style(n)
+		out[i] = legendEntry{name: n, icon: string(st.Marker), fill: st.Color}
+	}
+	return out
 }
 
 // setupLine describes what was run.
@@ -128,122 +132,321 @@ func winnersLine(c *engine.Comparison) string {
 	return strings.Join(parts, " · ")
 }
 
-// latency is the p99 panel's axis and what the subtitle must say about it.
-type latency struct {
-	axis map[string]any
-	note string
+// panels is the geometry of the four metric panels at the layout's width:
+// how many stand side by side, the column of policy names, each panel's
+// width and ticks, and the texts whose height the layout must reserve.
+type panels struct {
+	n, cols         int
+	names           []string // policy names, wrapped to the name column
+	nameW           float64  // the name column, axis label margin included
+	pw, gapX        float64  // panel width and the gap between panels
+	x               [4]ticks
+	heads, axisName [4][]string
+	lostLabels      []string
+	minRow          float64
 }
 
-// latencyPanel adds the SLO line and, per policy, the p99 whisker, median
-// and seed dots.
-func latencyPanel(cv *canvas, c *engine.Comparison) latency {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	var none []string
+// The panels' fixed texts.
+var (
+	panelHeads = [4]string{"p99 latency", "SLO attainment", "goodput", "lost: shed (solid) + unfinished (light)"}
+	axisUnits  = [4]string{"p99 (ms)", "attainment (%)", "goodput (req/s)", "lost (requests per run)"}
+)
+
+const minPanel = 72.0 // the narrowest panel worth drawing: "0 50 100" fits
+
+func newPanels(l *layout, c *engine.Comparison) *panels {
+	g := &panels{n: len(c.Policies)}
 	for _, p := range c.Policies {
-		if p.Summary.LatencyRuns == 0 {
-			none = append(none, p.Name)
-			continue
-		}
-		lo, hi = math.Min(lo, p.Summary.P99Min), math.Max(hi, p.Summary.P99Max)
+		g.lostLabels = append(g.lostLabels, strconv.FormatFloat(lostOf(p.Summary), 'g', -1, 64))
 	}
-	slo := c.Protocol.SLO
-	scale := cv.s.latency
+	room := l.w - 2*edge
+	nameRoom := math.Min(fontText.widest(policyNames(c)), math.Max(80, 0.28*room))
+	for _, n := range policyNames(c) {
+		g.names = append(g.names, strings.Join(fontText.wrap(n, nameRoom), "\n"))
+	}
+	g.nameW = fontText.widest(strings.Split(strings.Join(g.names, "\n"), "\n")) + 8
+	for _, cols := range []int{4, 2, 1} {
+		g.cols = cols
+		if g.fit(l, c, room) >= minPanel {
+			break
+		}
+	}
+	for p := range 4 {
+		g.heads[p] = fontText.wrap(panelHeads[p], g.pw)
+		g.axisName[p] = fontText.wrap(g.unit(p), g.pw)
+	}
+	return g
+}
+
+// unit is panel p's axis name.
+func (g *panels) unit(p int) string {
+	if p == 0 && g.x[0].log {
+		return "p99 (ms, log scale)"
+	}
+	return axisUnits[p]
+}
+
+// fit sizes the panels for g.cols columns. The gap between panels must
+// hold half of each neighbour's end tick labels, and the right margin half
+// of the last one; the ticks depend on the panel width, so the widths are
+// settled in turns. It returns the panel width.
+func (g *panels) fit(l *layout, c *engine.Comparison, room float64) float64 {
+	g.gapX = 24
+	right := 0.0
+	for range 6 {
+		g.pw = (room - g.nameW - right - g.gapX*float64(g.cols-1)) / float64(g.cols)
+		if g.pw < minPanel {
+			return g.pw
+		}
+		g.x = [4]ticks{latencyTicks(l.s.latency, c, g.pw), attainmentTicks(g.pw), goodputTicks(c, g.pw), lostTicks(c, g.pw, g.lostLabels)}
+		gapX, r := 24.0, 0.0
+		for p := range 4 {
+			if (p+1)%g.cols != 0 {
+				gapX = math.Max(gapX, (g.x[p].last()+g.x[p+1].first())/2+14)
+			} else {
+				r = math.Max(r, g.x[p].last()/2)
+			}
+		}
+		if gapX <= g.gapX && r <= right {
+			break
+		}
+		g.gapX, right = math.Max(g.gapX, gapX), math.Max(right, r)
+	}
+	return g.pw
+}
+
+// panelRows is how many rows of panels there are.
+func (g *panels) panelRows() int { return 4 / g.cols }
+
+// rowHeight is the height of a policy's row: what its wrapped name needs,
+// at least 30 px, more when a fixed figure height leaves room; -1 when
+// not even the least fits.
+func (g *panels) rowHeight(l *layout) float64 {
+	lines := 1
+	for _, n := range g.names {
+		lines = max(lines, strings.Count(n, "\n")+1)
+	}
+	g.minRow = math.Max(30, float64(lines)*fontText.lineHeight()+10)
+	if l.h == 0 {
+		return g.minRow
+	}
+	fixed := g.height(l, 0)
+	row := (l.h - fixed) / float64(g.n*g.panelRows())
+	if row < g.minRow {
+		return -1
+	}
+	return math.Min(row, 3*g.minRow)
+}
+
+// stripH is the band between a panel's heading and its plot that holds
+// the SLO's label.
+const stripH = 16.0
+
+// blockHeight is one row of panels without its policy rows: heading, the
+// SLO strip, tick labels and axis name.
+func (g *panels) blockHeight(pr int) float64 {
+	head, name := 0, 0
+	for p := pr * g.cols; p < (pr+1)*g.cols; p++ {
+		head, name = max(head, len(g.heads[p])), max(name, len(g.axisName[p]))
+	}
+	return float64(head)*fontText.lineHeight() + stripH + xFooter(name) + 2*gap
+}
+
+// height is the figure's height with rows of rowH.
+func (g *panels) height(l *layout, rowH float64) float64 {
+	h := l.y
+	for pr := range g.panelRows() {
+		h += g.blockHeight(pr) + float64(g.n)*rowH
+	}
+	return h + edge
+}
+
+// place writes the grids, axes, headings and series.
+func (g *panels) place(l *layout, c *engine.Comparison, rowH float64) {
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	top := l.y
+	for pr := range g.panelRows() {
+		headH := 0.0
+		for col := range g.cols {
+			headH = math.Max(headH, float64(len(g.heads[pr*g.cols+col]))*fontText.lineHeight())
+		}
+		gridTop := top + headH + stripH
+		for col := range g.cols {
+			p := pr*g.cols + col
+			left := edge + g.nameW + float64(col)*(g.pw+g.gapX)
+			l.text(g.heads[p], fontText, left, top, "")
+			grids = append(grids, gridAt(left, gridTop, g.pw, float64(g.n)*rowH, l.w))
+			xAxes = append(xAxes, g.x[p].axis(p, strings.Join(g.axisName[p], "\n"), map[string]any{"nameGap": xNameGap()}))
+			yAxes = append(yAxes, policyAxis(p, g.names, col == 0))
+		}
+		top += g.blockHeight(pr) + float64(g.n)*rowH
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	latencyPanel(l, c, g.x[0], g.pw, rowH)
+	for i, p := range c.Policies {
+		metricPanels(l, i, g.n, p, c.Seeds, rowH)
+	}
+	lostLabels(l, c, g.lostLabels)
+}
+
+// policyAxis lists the policies top to bottom, naming them when labels.
+func policyAxis(grid int, names []string, labels bool) map[string]any {
+	return map[string]any{"type": "category", "gridIndex": grid, "data": strings2any(names), "inverse": true,
+		"axisLabel": map[string]any{"show": labels, "interval": 0, "fontSize": fontText.size, "lineHeight": fontText.lineHeight(), "margin": 8},
+		"axisTick":  map[string]any{"show": false}}
+}
+
+// latencyTicks is the p99 axis: log when the p99s span ten times or more
+// (ScaleAuto), from the SLO or the lowest p99 to the highest.
+func latencyTicks(scale Scale, c *engine.Comparison, pw float64) ticks {
+	lo, hi := math.Inf(1), c.Protocol.SLO
+	for _, p := range c.Policies {
+		if p.Summary.LatencyRuns > 0 {
+			lo, hi = math.Min(lo, p.Summary.P99Min), math.Max(hi, p.Summary.P99Max)
+		}
+	}
 	if scale == ScaleAuto {
 		scale = ScaleLinear
 		if !math.IsInf(lo, 1) && lo > 0 && hi/lo >= 10 {
 			scale = ScaleLog
 		}
 	}
-	var axis map[string]any
 	if scale == ScaleLog {
-		top := math.Max(hi, slo)
-		bottom := math.Min(slo, lo)
+		bottom := math.Min(c.Protocol.SLO, lo)
 		if math.IsInf(lo, 1) || lo <= 0 {
-			bottom = slo
+			bottom = c.Protocol.SLO
 		}
-		axis = valueAxis(0, "log", "p99 (ms, log scale)", map[string]any{"nameGap": 26,
-			"min": math.Pow(10, math.Floor(math.Log10(bottom))), "max": math.Pow(10, math.Ceil(math.Log10(top)))})
-	} else {
-		top := slo
-		if !math.IsInf(hi, -1) {
-			top = math.Max(hi, slo)
-		}
-		axis = valueAxis(0, "value", "p99 (ms)", map[string]any{"nameGap": 26, "min": 0, "max": niceCeil(top * 1.05)})
+		return logTicks(bottom, hi, pw, true)
 	}
-	cv.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = refLine("xAxis", slo, "SLO", "start") }))
-	for i, p := range c.Policies {
-		latencyRow(cv, i, p, c.Seeds)
-	}
-	var note string
-	if len(none) > 0 {
-		note = "\nno p99 (no run completed a cohort request): " + strings.Join(none, ", ")
-	}
-	return latency{axis: axis, note: note}
+	return linearTicks(0, hi, pw, true, 6)
 }
 
-// whisker draws [category, lo, hi] items as a horizontal min–max range
-// with end caps, in the series' colour.
+// medianLabel places a policy's median p99 on axis t of width pw: right of
+// its whisker, else left of it, else above the whisker in its row, kept
+// within the panel.
+func medianLabel(t ticks, s engine.Summary, row int, text string, pw, rowH float64) placed {
+	w := fontValue.width(text)
+	p := placed{x: s.P99Max, y: float64(row), dx: 8, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
+	switch {
+	case t.px(s.P99Max, pw)+8+w <= pw:
+	case t.px(s.P99Min, pw)-8-w >= 0:
+		p.x, p.dx, p.align = s.P99Min, -8, "right"
+	default:
+		p.x, p.dx, p.dy = s.MedianP99, 0, -rowH/2+1
+		p.align = anchor(t.px(s.MedianP99, pw), w, 0, pw)
+	}
+	return p
+}
+
+func attainmentTicks(pw float64) ticks { return linearTicks(0, 100, pw, true, 5) }
+
+func goodputTicks(c *engine.Comparison, pw float64) ticks {
+	var hi float64
+	for _, p := range c.Policies {
+		for _, r := range p.Runs {
+			hi = math.Max(hi, r.GoodputRPS)
+		}
+	}
+	return linearTicks(0, math.Max(hi, 1), pw, true, 5)
+}
+
+func lostOf(s engine.Summary) float64 { return s.MedianShed + s.MedianUnfinished }
+
+// lostTicks leaves room right of each lost-requests bar for its count.
+func lostTicks(c *engine.Comparison, pw float64, labels []string) ticks {
+	top := 1.0
+	for i, p := range c.Policies {
+		top = math.Max(top, lostOf(p.Summary)*pw/math.Max(pw-fontValue.width(labels[i])-10, 1))
+	}
+	t := linearTicks(0, top, pw, true, 5)
+	if t.interval < 1 { // whole requests
+		t = linearTicks(0, top, pw, true, int(math.Max(1, math.Floor(top))))
+	}
+	return t
+}
+
+// latencyPanel adds the SLO line and its label, and per policy the p99
+// whisker, median tick and value, and seed markers.
+func latencyPanel(l *layout, c *engine.Comparison, x ticks, pw, rowH float64) {
+	slo := c.Protocol.SLO
+	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
+	text := fmt.Sprintf("SLO %g ms", slo)
+	align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
+	l.labels(0, []placed{{x: slo, y: 0, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
+	var medians []placed
+	for i, p := range c.Policies {
+		if p.Summary.LatencyRuns == 0 {
+			continue
+		}
+		latencyRow(l, i, p, c.Seeds, rowH)
+		label := medianLabel(x, p.Summary, i, ms(p.Summary.MedianP99), pw, rowH)
+		label.color = l.color(p.Name)
+		medians = append(medians, label)
+	}
+	l.labels(0, medians)
+}
+
+// whisker draws [category, lo, median, hi] items as a horizontal min–max
+// range with end caps and a taller tick at the median, in the series'
+// colour.
 const whisker = `function (params, api) {
-  var y = api.value(0), a = api.coord([api.value(1), y]), b = api.coord([api.value(2), y]);
-  var h = api.size([0, 1])[1] * 0.32, st = {stroke: api.visual("color"), lineWidth: 1.5};
+  var y = api.value(0), a = api.coord([api.value(1), y]), m = api.coord([api.value(2), y]), b = api.coord([api.value(3), y]);
+  var h = api.size([0, 1])[1] * 0.3, st = {stroke: api.visual("color"), lineWidth: 1.5};
   return {type: "group", children: [
     {type: "line", shape: {x1: a[0], y1: a[1], x2: b[0], y2: b[1]}, style: st},
     {type: "line", shape: {x1: a[0], y1: a[1] - h / 2, x2: a[0], y2: a[1] + h / 2}, style: st},
-    {type: "line", shape: {x1: b[0], y1: b[1] - h / 2, x2: b[0], y2: b[1] + h / 2}, style: st}]};
+    {type: "line", shape: {x1: b[0], y1: b[1] - h / 2, x2: b[0], y2: b[1] + h / 2}, style: st},
+    {type: "rect", shape: {x: m[0] - 2, y: m[1] - h, width: 4, height: 2 * h}, style: {fill: api.visual("color")}}]};
 }`
 
-func latencyRow(cv *canvas, i int, p engine.PolicyResult, seeds []uint64) {
+func latencyRow(l *layout, i int, p engine.PolicyResult, seeds []uint64, rowH float64) {
 	s := p.Summary
-	if s.LatencyRuns == 0 {
-		return
-	}
-	color := cv.color(p.Name)
+	st := l.style(p.Name)
 	of := fmt.Sprintf("%d of %d runs", s.LatencyRuns, s.Runs)
 	if s.LatencyRuns == s.Runs {
 		of = fmt.Sprintf("%d runs", s.Runs)
 	}
-	rangeTip := fmt.Sprintf("p99 range %s – %s across %s", ms(s.P99Min), ms(s.P99Max), of)
-	cv.add(charts.SingleSeries{Name: p.Name, Type: "custom", XAxisIndex: 0, YAxisIndex: 0,
-		RenderItem: opts.FuncOpts(whisker), Encode: &opts.Encode{X: []int{1, 2}, Y: 0},
-		ItemStyle: &opts.ItemStyle{Color: color},
-		Data:      []any{item([]any{i, round(s.P99Min, 3), round(s.P99Max, 3)}, rangeTip)}})
-	cv.add(charts.SingleSeries{Name: p.Name, Type: "scatter", XAxisIndex: 0, YAxisIndex: 0,
-		Symbol: "rect", SymbolSize: []int{4, 26}, ItemStyle: &opts.ItemStyle{Color: color},
-		Label: &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: ms(s.MedianP99), FontSize: 11},
-		Data:  []any{item([]any{round(s.MedianP99, 3), i}, fmt.Sprintf("median p99 %s\n%s", ms(s.MedianP99), rangeTip))}})
+	tip := fmt.Sprintf("median p99 %s\np99 range %s – %s across %s", ms(s.MedianP99), ms(s.P99Min), ms(s.P99Max), of)
+	l.add(charts.SingleSeries{Name: p.Name, Type: "custom", XAxisIndex: 0, YAxisIndex: 0,
+		RenderItem: opts.FuncOpts(whisker), Encode: &opts.Encode{X: []int{1, 2, 3}, Y: 0},
+		ItemStyle: &opts.ItemStyle{Color: st.Color},
+		Data:      []any{item([]any{i, round(s.P99Min, 3), round(s.MedianP99, 3), round(s.P99Max, 3)}, tip)}})
 	var dots []any
 	for k, r := range p.Runs {
 		if r.Latency.Count == 0 {
 			continue
 		}
 		d := item([]any{round(r.Latency.P99, 3), i}, fmt.Sprintf("seed %d: p99 %s", seeds[k], ms(r.Latency.P99)))
-		d["symbolOffset"] = []any{0, jitter(k, len(p.Runs))}
+		d["symbolOffset"] = []any{0, jitter(k, len(p.Runs), rowH)}
 		dots = append(dots, d)
 	}
-	cv.add(seedDots(p.Name, color, 0, dots))
+	l.add(seedDots(p.Name, st, 0, dots))
 }
 
-// jitter spreads the dots of a row vertically, in seed order, so equal
-// values stay visible (deterministic, at most ±12 px).
-func jitter(k, n int) float64 {
+// jitter spreads the markers of a row vertically, in seed order, so equal
+// values stay visible (deterministic, within the row's middle half).
+func jitter(k, n int, rowH float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	step := math.Min(4, 24/float64(n-1))
+	half := rowH/2 - 8
+	step := math.Min(4, 2*half/float64(n-1))
 	return round((float64(k)-float64(n-1)/2)*step, 1)
 }
 
-func seedDots(name, color string, grid int, data []any) charts.SingleSeries {
+func seedDots(name string, st style, grid int, data []any) charts.SingleSeries {
 	return charts.SingleSeries{Name: name, Type: "scatter", XAxisIndex: grid, YAxisIndex: grid,
-		SymbolSize: 6, ItemStyle: &opts.ItemStyle{Color: color, Opacity: opts.Float(0.9)}, Data: data}
+		Symbol: string(st.Marker), SymbolSize: 7, ItemStyle: &opts.ItemStyle{Color: st.Color, Opacity: opts.Float(0.9)}, Data: data}
 }
 
 // metricPanels adds a policy's attainment, goodput and lost-request bars.
 // Each policy's bar is its own series with values only in its own row, and
 // all bars of a panel share a stack, so each row holds one centred bar in
 // the policy's colour.
-func metricPanels(cv *canvas, i, n int, p engine.PolicyResult, seeds []uint64) {
-	s, color := p.Summary, cv.color(p.Name)
+func metricPanels(l *layout, i, n int, p engine.PolicyResult, seeds []uint64, rowH float64) {
+	s, color := p.Summary, l.color(p.Name)
 	row := func(v float64, tip string) []any {
 		data := make([]any, n)
 		for k := range data {
@@ -259,31 +462,40 @@ func metricPanels(cv *canvas, i, n int, p engine.PolicyResult, seeds []uint64) {
 	bar := func(grid int, stack string, v float64, label, tip string, fill float64) charts.SingleSeries {
 		return charts.SingleSeries{Name: p.Name, Type: "bar", XAxisIndex: grid, YAxisIndex: grid, Stack: stack,
 			BarWidth: "56%", ItemStyle: &opts.ItemStyle{Color: tint(color, fill), BorderColor: color, BorderWidth: 1},
-			Label: &opts.Label{Show: opts.Bool(label != ""), Position: "insideLeft", Formatter: label, FontSize: 11,
+			Label: &opts.Label{Show: opts.Bool(label != ""), Position: "insideLeft", Formatter: label, FontSize: float32(fontValue.size),
 				FontWeight: "bold", Color: color},
 			Data: row(v, tip)}
 	}
+	st := l.style(p.Name)
+	cv := l.canvas
 	cv.add(bar(1, "attainment", round(100*s.MedianAttainment, 3), pct(s.MedianAttainment),
 		fmt.Sprintf("median attainment %s (on time / cohort arrivals)\nmedian SLO-miss rate %s", pct(s.MedianAttainment), pct(s.MedianSLOMissRate)), 0.12))
-	cv.add(seedDots(p.Name, color, 1, runDots(p, seeds, i, func(r *engine.RunResult) (float64, string) {
+	cv.add(seedDots(p.Name, st, 1, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
 		return 100 * r.Attainment, pct(r.Attainment)
 	})))
 	cv.add(bar(2, "goodput", round(s.MedianGoodput, 3), strconv.FormatFloat(s.MedianGoodput, 'f', 1, 64),
 		fmt.Sprintf("median goodput %.1f req/s on time\nmedian throughput %.1f req/s", s.MedianGoodput, s.MedianThroughput), 0.12))
-	cv.add(seedDots(p.Name, color, 2, runDots(p, seeds, i, func(r *engine.RunResult) (float64, string) {
+	cv.add(seedDots(p.Name, st, 2, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
 		return r.GoodputRPS, strconv.FormatFloat(r.GoodputRPS, 'f', 1, 64) + " req/s"
 	})))
 	lost := fmt.Sprintf("median shed %g, unfinished %g of %g cohort arrivals", s.MedianShed, s.MedianUnfinished, s.MedianCohort)
 	cv.add(bar(3, "lost", s.MedianShed, "", "shed (no eligible replica)\n"+lost, 0.8))
-	total := bar(3, "lost", s.MedianUnfinished, strconv.FormatFloat(s.MedianShed+s.MedianUnfinished, 'g', -1, 64),
-		"unfinished at the cutoff\n"+lost, 0.12)
-	total.Label.Position = "right"
-	cv.add(total)
+	cv.add(bar(3, "lost", s.MedianUnfinished, "", "unfinished at the cutoff\n"+lost, 0.12))
+}
+
+// lostLabels writes each policy's lost count right of its bar.
+func lostLabels(l *layout, c *engine.Comparison, texts []string) {
+	var out []placed
+	for i, p := range c.Policies {
+		out = append(out, placed{x: lostOf(p.Summary), y: float64(i), dx: 6, dy: -fontValue.lineHeight() / 2,
+			lines: []string{texts[i]}, font: fontValue, align: "left", color: l.color(p.Name)})
+	}
+	l.labels(3, out)
 }
 
 // runDots are a policy's per-seed values in a panel; runs where value is
 // undefined are left out.
-func runDots(p engine.PolicyResult, seeds []uint64, row int, value func(*engine.RunResult) (float64, string)) []any {
+func runDots(p engine.PolicyResult, seeds []uint64, row int, rowH float64, value func(*engine.RunResult) (float64, string)) []any {
 	var dots []any
 	for k, r := range p.Runs {
 		v, text := value(r)
@@ -291,37 +503,8 @@ func runDots(p engine.PolicyResult, seeds []uint64, row int, value func(*engine.
 			continue
 		}
 		d := item([]any{round(v, 3), row}, fmt.Sprintf("seed %d: %s", seeds[k], text))
-		d["symbolOffset"] = []any{0, jitter(k, len(p.Runs))}
+		d["symbolOffset"] = []any{0, jitter(k, len(p.Runs), rowH)}
 		dots = append(dots, d)
 	}
 	return dots
-}
-
-// lostRange leaves room right of the longest lost-requests bar for its
-// label.
-func lostRange(c *engine.Comparison) map[string]any {
-	r := map[string]any{"min": 0, "nameGap": 26, "minInterval": 1}
-	var most float64
-	for _, p := range c.Policies {
-		most = math.Max(most, p.Summary.MedianShed+p.Summary.MedianUnfinished)
-	}
-	if most > 0 {
-		r["max"] = niceCeil(most * 1.25)
-	}
-	return r
-}
-
-// niceCeil rounds x up to a round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6
-// or 8 times a power of ten).
-func niceCeil(x float64) float64 {
-	if x <= 0 || !defined(x) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	for _, m := range []float64{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10} {
-		if m*p >= x*(1-1e-12) {
-			return m * p
-		}
-	}
-	return 10 * p
 }

@@ -66,16 +66,26 @@ func (s Spec) String() string {
 // Figure is a chart ready to show: its ECharts option, fixed at New, plus an
 // id, a title, a theme and a size. A Figure is immutable and safe for
 // concurrent use. It shows itself in notebooks (HTML, SVG) and exports to
-// standalone pages, SVG and PNG without any network access.
+// standalone pages, SVG, PNG and PDF without any network access.
+//
+// A figure holds two options. The interactive one (HTML output) has the
+// toolbox, tooltips and zoom controls and is laid out to hold at any
+// container width from the narrower of its export width and 640 px up;
+// the static one (exports) has no controls and is laid out for the export
+// width exactly. Figures made by New from a chart have one layout and a
+// static option that is the chart's without its controls.
 type Figure struct {
 	id, title, kind string
 	theme           Theme
-	width, height   int
+	width, height   int // export size
+	htmlHeight      int // height of the HTML container
 	series          []string
 	optionJSON      []byte
 	optionJS        string
+	staticJS        string
 	key             string
 	svg             *SVGRenderer
+	pngScale        float64
 	light           bool
 }
 
@@ -122,7 +132,7 @@ func New(chart Chart, spec Spec) (*Figure, error) {
 	}
 	f := &Figure{
 		id: spec.ID, title: opt.title, kind: chart.Type(), theme: theme,
-		width: width, height: height, series: opt.series, svg: spec.SVG,
+		width: width, height: height, htmlHeight: height, series: opt.series, svg: spec.SVG, pngScale: defaultPNGScale,
 	}
 	if f.optionJSON, err = encodeJSON(opt.tree); err != nil {
 		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
@@ -130,9 +140,46 @@ func New(chart Chart, spec Spec) (*Figure, error) {
 	if f.optionJS, err = encodeJS(opt.tree); err != nil {
 		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
 	}
-	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%d\x00%s", f.id, theme, width, height, f.optionJS))
-	f.key = hex.EncodeToString(sum[:6])
+	if f.staticJS, err = encodeJS(staticTree(opt.tree)); err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	f.setKey()
 	return f, nil
+}
+
+// withStatic makes a figure whose HTML shows interactive (htmlHeight px
+// high) and whose exports draw static, a chart laid out for the export
+// size in spec.
+func withStatic(interactive, static Chart, htmlHeight int, spec Spec) (*Figure, error) {
+	f, err := New(interactive, spec)
+	if err != nil {
+		return nil, err
+	}
+	bc, err := baseOf(static)
+	if err != nil {
+		return nil, err
+	}
+	pal := spec.Palette
+	if pal == nil {
+		pal = DefaultPalette()
+	}
+	opt, err := buildOption(static, bc, f.title, pal)
+	if err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	if f.staticJS, err = encodeJS(staticTree(opt.tree)); err != nil {
+		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
+	}
+	f.htmlHeight = htmlHeight
+	f.setKey()
+	return f, nil
+}
+
+// setKey derives the key that names the figure's elements from everything
+// that is drawn.
+func (f *Figure) setKey() {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%d\x00%d\x00%d\x00%s\x00%s", f.id, f.theme, f.width, f.height, f.htmlHeight, f.optionJS, f.staticJS))
+	f.key = hex.EncodeToString(sum[:6])
 }
 
 // baseOf finds the go-echarts configuration embedded in every chart type.

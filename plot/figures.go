@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -12,12 +11,12 @@ import (
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/routelab/routelab/engine"
 )
 
 // This file holds what the figure builders (Comparison, LatencyCDF,
-// Timeline, RateSweep, StudyHeatmap, Paired) share: their options, content
-// ids, and the canvas they draw on.
+// Timeline, RateSweep, StudyHeatmap, Paired) share: the canvas they draw
+// on, how a figure is built in its two layouts (layout.go), content ids,
+// tooltips and formatting; their options are in figureopts.go.
 //
 // Each builder makes a go-echarts chart for its series and the components
 // go-echarts models correctly (title, legend, toolbox, zooms, grids), and
@@ -26,227 +25,164 @@ import (
 // ECharts option values through go-echarts' configuration visitor, the
 // library's own hook for options it lacks.
 
-// Option adjusts a figure builder. It shows as the call that made it.
-type Option struct {
-	call  string
-	apply func(*settings) error
-}
-
-// String is the call that made the option: plot.WithTitle("p99").
-func (o Option) String() string {
-	if o.apply == nil {
-		return "plot.Option{} (no effect)"
-	}
-	return o.call
-}
-
-// Scale is how a latency axis is drawn.
-type Scale string
-
-const (
-	// ScaleAuto draws a latency axis logarithmic when its values span a
-	// factor of ten or more, linear otherwise.
-	ScaleAuto Scale = "auto"
-	// ScaleLinear draws it linear from zero.
-	ScaleLinear Scale = "linear"
-	// ScaleLog draws it logarithmic.
-	ScaleLog Scale = "log"
-)
-
-type settings struct {
-	id, title     string
-	theme         Theme
-	width, height int
-	palette       *Palette
-	svg           *SVGRenderer
-	latency       Scale
-	slo           float64
-}
-
-// WithID names the figure (see Spec.ID); by default a figure's id is its
-// kind and a hash of its content, so the same data give the same id.
-func WithID(id string) Option {
-	return Option{fmt.Sprintf("plot.WithID(%q)", id), func(s *settings) error { s.id = id; return nil }}
-}
-
-// WithTitle replaces the figure's title.
-func WithTitle(title string) Option {
-	return Option{fmt.Sprintf("plot.WithTitle(%q)", title), func(s *settings) error { s.title = title; return nil }}
-}
-
-// WithTheme sets the figure's theme (default ThemeAuto).
-func WithTheme(t Theme) Option {
-	return Option{fmt.Sprintf("plot.WithTheme(%q)", string(t)), func(s *settings) error {
-		if _, err := resolveTheme(t, ""); err != nil || t == "" {
-			return fmt.Errorf("plot: theme %q is not one of auto, light, dark", t)
-		}
-		s.theme = t
-		return nil
-	}}
-}
-
-// WithSize sets the export size in CSS pixels (HTML output keeps the full
-// width available and takes this height).
-func WithSize(width, height int) Option {
-	return Option{fmt.Sprintf("plot.WithSize(%d, %d)", width, height), func(s *settings) error {
-		if width < minSide || width > maxSide || height < minSide || height > maxSide {
-			return fmt.Errorf("plot: size %d×%d is outside %d–%d pixels per side", width, height, minSide, maxSide)
-		}
-		s.width, s.height = width, height
-		return nil
-	}}
-}
-
-// WithPalette colours the figure's series from p instead of DefaultPalette.
-func WithPalette(p *Palette) Option {
-	return Option{"plot.WithPalette(" + p.String() + ")", func(s *settings) error {
-		if p == nil {
-			return errors.New("plot: WithPalette needs a palette (DefaultPalette() or one made from it)")
-		}
-		s.palette = p
-		return nil
-	}}
-}
-
-// WithRenderer makes the figure's SVG method use r (see Spec.SVG).
-func WithRenderer(r *SVGRenderer) Option {
-	return Option{"plot.WithRenderer(" + r.String() + ")", func(s *settings) error { s.svg = r; return nil }}
-}
-
-// WithLatencyScale sets how Comparison draws its p99 axis (default
-// ScaleAuto).
-func WithLatencyScale(sc Scale) Option {
-	return Option{fmt.Sprintf("plot.WithLatencyScale(%q)", string(sc)), func(s *settings) error {
-		switch sc {
-		case ScaleAuto, ScaleLinear, ScaleLog:
-			s.latency = sc
-			return nil
-		}
-		return fmt.Errorf("plot: latency scale %q is not one of auto, linear, log", sc)
-	}}
-}
-
-// WithSLO sets the SLO (ms) marked on a Timeline (default engine.DefaultSLO);
-// figures of comparisons take it from the comparison's protocol.
-func WithSLO(ms float64) Option {
-	return Option{fmt.Sprintf("plot.WithSLO(%g)", ms), func(s *settings) error {
-		if !defined(ms) || ms <= 0 {
-			return fmt.Errorf("plot: SLO %g ms is not a positive number of milliseconds", ms)
-		}
-		s.slo = ms
-		return nil
-	}}
-}
-
-func applyOptions(options []Option, width, height int) (settings, error) {
-	s := settings{theme: ThemeAuto, width: width, height: height, palette: DefaultPalette(), latency: ScaleAuto, slo: engine.DefaultSLO}
-	for _, o := range options {
-		if o.apply == nil {
-			continue
-		}
-		if err := o.apply(&s); err != nil {
-			return settings{}, err
-		}
-	}
-	return s, nil
-}
-
 // canvas is a chart being built: the go-echarts chart, the raw components
-// the visitor writes over the chart's own, and the builder's settings.
+// the visitor writes over the chart's own, the builder's settings and the
+// styles of the figure's names.
 type canvas struct {
 	chart  Chart
 	rect   *charts.RectChart
 	raw    map[string]any
+	extra  map[int]map[string]any // series fields go-echarts lacks, by index
 	s      settings
-	kind   string
-	colors map[string]string // the figure's names, coloured together
+	styles map[string]style
 }
 
 // rawComponents is the go-echarts configuration visitor that writes raw
-// option components into the chart's option.
+// option components into the chart's option, and fields go-echarts cannot
+// express into its series.
 type rawComponents struct {
 	charts.BaseConfigurationVisitor
-	set map[string]any
+	set   map[string]any
+	extra map[int]map[string]any
 }
 
 func (v rawComponents) Visit(option map[string]interface{}) {
 	for k, x := range v.set {
 		option[k] = x
 	}
+	if len(v.extra) == 0 {
+		return
+	}
+	var series []map[string]any
+	raw, err := json.Marshal(option["series"])
+	if err == nil {
+		err = json.Unmarshal(raw, &series)
+	}
+	if err != nil {
+		return // chartTree reports the same marshalling error
+	}
+	for i, x := range v.extra {
+		merge(series[i], x)
+	}
+	option["series"] = series
 }
 
-// newCanvas starts a figure whose series are named by names: they are
-// coloured together, so no two of them share a colour.
-func newCanvas(chart Chart, rect *charts.RectChart, kind string, s settings, names []string) *canvas {
-	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, s: s, kind: kind, colors: map[string]string{}}
-	for i, col := range s.palette.Assign(names) {
-		c.colors[names[i]] = col
+// merge copies src into dst, merging nested objects.
+func merge(dst, src map[string]any) {
+	for k, v := range src {
+		if sub, ok := v.(map[string]any); ok {
+			if d, ok := dst[k].(map[string]any); ok {
+				merge(d, sub)
+				continue
+			}
+		}
+		dst[k] = v
 	}
-	rect.Accept(rawComponents{set: c.raw})
+}
+
+// chartKind makes the go-echarts chart a builder draws on.
+type chartKind func() (Chart, *charts.RectChart)
+
+func barChart() (Chart, *charts.RectChart) {
+	c := charts.NewBar()
+	return c, &c.RectChart
+}
+
+func lineChart() (Chart, *charts.RectChart) {
+	c := charts.NewLine()
+	return c, &c.RectChart
+}
+
+func heatMapChart() (Chart, *charts.RectChart) {
+	c := charts.NewHeatMap()
+	return c, &c.RectChart
+}
+
+// newCanvas starts a figure whose series are named by names, styled
+// together (Palette.Styles).
+func newCanvas(kind chartKind, s settings, names []string) *canvas {
+	chart, rect := kind()
+	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, extra: map[int]map[string]any{}, s: s, styles: map[string]style{}}
+	for i, st := range s.palette.styles(names) {
+		c.styles[names[i]] = st
+	}
+	rect.Accept(rawComponents{set: c.raw, extra: c.extra})
 	rect.SetGlobalOptions(charts.WithToolboxOpts(saveToolbox()))
 	return c
 }
 
-// color is name's colour in this figure.
-func (c *canvas) color(name string) string {
-	if col, ok := c.colors[name]; ok {
-		return col
+// style is name's style in this figure.
+func (c *canvas) style(name string) style {
+	if st, ok := c.styles[name]; ok {
+		return st
 	}
-	return c.s.palette.Color(name)
+	return c.s.palette.style(name)
 }
+
+// color is name's colour (the same in every figure).
+func (c *canvas) color(name string) string { return c.style(name).Color }
 
 // add appends a series.
 func (c *canvas) add(s charts.SingleSeries) { c.rect.MultiSeries = append(c.rect.MultiSeries, s) }
 
-// titles sets the figure's title and subtitle plus panel headings (each at
-// a left and top position).
-func (c *canvas) titles(title, subtitle string, panels ...map[string]any) {
-	if c.s.title != "" {
-		title = c.s.title
-	}
-	list := []any{map[string]any{"text": title, "subtext": subtitle, "left": "12", "top": "6",
-		"textStyle": map[string]any{"fontSize": 16}, "itemGap": 6,
-		"subtextStyle": map[string]any{"fontSize": 12, "lineHeight": 17}}}
-	for _, p := range panels {
-		list = append(list, p)
-	}
-	c.raw["title"] = list
+// addLine appends a line series drawn with a dash pattern (go-echarts
+// writes lineStyle.type only as a string; ECharts takes an array).
+func (c *canvas) addLine(s charts.SingleSeries, dash dash) {
+	c.extra[len(c.rect.MultiSeries)] = map[string]any{"lineStyle": map[string]any{"type": dash.lineType()}}
+	c.add(s)
 }
 
-// panelTitle is a small heading placed at left/top.
-func panelTitle(text, left string, top int) map[string]any {
-	return map[string]any{"text": text, "left": left, "top": strconv.Itoa(top),
-		"textStyle": map[string]any{"fontSize": 13, "fontWeight": "normal"}}
+// draw lays out one variant of a figure on l and returns the height it
+// needs (l.h when the height is fixed).
+type draw func(l *layout) (float64, error)
+
+// figure is what a builder makes: its kind (the id's prefix), title, names
+// styled together, chart kind and drawing.
+type figure struct {
+	kind, title string
+	names       []string
+	chart       chartKind
+	draw        draw
 }
 
-// legend lists the given names (policies, replicas) in order.
-func (c *canvas) legend(names []string, pos map[string]any) {
-	data := make([]any, len(names))
-	for i, n := range names {
-		// The icon takes the first series' style, which may be a tint.
-		data[i] = map[string]any{"name": n, "icon": "roundRect", "itemStyle": map[string]any{"color": c.color(n), "opacity": 1}}
+// build lays the figure out twice — interactive for HTML at the narrower
+// of its width and minHTMLWidth, static for exports at its width — and
+// makes the Figure, with a content-derived id unless WithID gave one.
+func (s settings) build(fg figure) (*Figure, error) {
+	html, hh, err := s.variant(fg, math.Min(float64(s.width), minHTMLWidth), false)
+	if err != nil {
+		return nil, err
 	}
-	l := map[string]any{"show": true, "data": data, "type": "scroll"}
-	for k, v := range pos {
-		l[k] = v
+	static, sh, err := s.variant(fg, float64(s.width), true)
+	if err != nil {
+		return nil, err
 	}
-	c.raw["legend"] = l
-}
-
-// figure turns the canvas into a Figure with a content-derived id.
-func (c *canvas) figure(title string) (*Figure, error) {
-	id := c.s.id
+	id := s.id
 	if id == "" {
-		var err error
-		if id, err = contentID(c.kind, c.chart); err != nil {
+		if id, err = contentID(fg.kind, html); err != nil {
 			return nil, err
 		}
 	}
-	if c.s.title != "" {
-		title = c.s.title
+	title := fg.title
+	if s.title != "" {
+		title = s.title
 	}
-	return New(c.chart, Spec{ID: id, Title: title, Theme: c.s.theme, Width: c.s.width, Height: c.s.height,
-		Palette: c.s.palette, SVG: c.s.svg})
+	return withStatic(html, static, hh, Spec{ID: id, Title: title, Theme: s.theme, Width: s.width, Height: sh,
+		Palette: s.palette, SVG: s.svg})
+}
+
+// variant draws one layout of the figure at width w.
+func (s settings) variant(fg figure, w float64, static bool) (Chart, int, error) {
+	l := &layout{canvas: newCanvas(fg.chart, s, fg.names), w: w, h: float64(s.height), static: static}
+	need, err := fg.draw(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.height > 0 && need > float64(s.height)+0.5 {
+		return nil, 0, fmt.Errorf("plot: %s figure: height %d px is too small at width %d px: it needs at least %.0f px (or give no height: plot.WithWidth)",
+			fg.kind, s.height, int(w), math.Ceil(need))
+	}
+	return l.chart, int(math.Ceil(max(need, float64(s.height)))), nil
 }
 
 // contentID is kind plus a hash of the chart's option: the same data give
@@ -277,7 +213,7 @@ const itemTooltip = `function (p) {
   var esc = function (s) { return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; }); };
   var d = p.data || {};
   if (!d.tip) return "";
-  return p.marker + esc(p.seriesName) + "<br>" + esc(d.tip).replace(/\n/g, "<br>");
+  return p.Marker + esc(p.seriesName) + "<br>" + esc(d.tip).replace(/\n/g, "<br>");
 }`
 
 // axisTooltip lists, for every series under an axis pointer that has a
@@ -287,13 +223,13 @@ const axisTooltip = `function (ps) {
   var out = [];
   for (var i = 0; i < ps.length; i++) {
     var d = ps[i].data || {};
-    if (d.tip) out.push(ps[i].marker + esc(ps[i].seriesName) + ": " + esc(d.tip));
+    if (d.tip) out.push(ps[i].Marker + esc(ps[i].seriesName) + ": " + esc(d.tip));
   }
   return out.join("<br>");
 }`
 
 func (c *canvas) tooltip(trigger, formatter string) {
-	t := map[string]any{"show": true, "trigger": trigger, "confine": true, "formatter": string(opts.FuncOpts(formatter))}
+	t := map[string]any{"show": true, "trigger": trigger, "confine": true, "formatter": code(formatter)}
 	if trigger == "axis" {
 		t["axisPointer"] = map[string]any{"type": "line"}
 	}
@@ -348,7 +284,8 @@ func pct(x float64) string {
 // valueAxis is a value (or log) axis in grid with a name carrying units.
 func valueAxis(grid int, typ, name string, extra map[string]any) map[string]any {
 	a := map[string]any{"type": typ, "gridIndex": grid, "name": name, "nameLocation": "middle",
-		"splitLine": map[string]any{"lineStyle": map[string]any{"opacity": 0.35}}}
+		"nameTextStyle": map[string]any{"fontSize": fontText.size, "lineHeight": fontText.lineHeight()},
+		"splitLine":     map[string]any{"lineStyle": map[string]any{"opacity": 0.35}}}
 	for k, v := range extra {
 		a[k] = v
 	}
@@ -359,14 +296,19 @@ func valueAxis(grid int, typ, name string, extra map[string]any) map[string]any 
 // reads on light and dark backgrounds.
 const neutral = eventColor
 
-// refLine is a dashed reference line at value on the given axis ("xAxis"
-// or "yAxis"), labelled at position (an ECharts markLine label position).
-func refLine(axis string, value float64, label, position string) *opts.MarkLines {
+// rule is a dashed reference line at each value on the given axis
+// ("xAxis" or "yAxis"); its label, if any, is a placed text (layout.go),
+// laid out with the others.
+func rule(axis string, values ...float64) *opts.MarkLines {
+	data := make([]any, len(values))
+	for i, v := range values {
+		data[i] = map[string]any{axis: v}
+	}
 	return &opts.MarkLines{
-		Data: []any{map[string]any{axis: value, "name": label}},
+		Data: data,
 		MarkLineStyle: opts.MarkLineStyle{
 			Symbol:    []string{"none", "none"},
-			Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Color: neutral, Position: position},
+			Label:     &opts.Label{Show: opts.Bool(false)},
 			LineStyle: &opts.LineStyle{Color: neutral, Type: "dashed", Width: 1},
 		},
 	}
@@ -388,3 +330,7 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// code marks JavaScript source for a raw option value as go-echarts marks
+// its functions, so New writes it as a function.
+func code(src string) string { return string(opts.FuncOpts(src)) }

@@ -1,7 +1,9 @@
 package plot
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"math"
@@ -27,9 +29,16 @@ func seriesIn(o map[string]any, grid int, typ, name string) []map[string]any {
 	return out
 }
 
+// subtitle is every text a figure writes through title components after
+// its title (subtitle, panel headings), lines joined by spaces as they were
+// before wrapping.
 func subtitle(o map[string]any) string {
-	s, _ := objects(o["title"])[0]["subtext"].(string)
-	return s
+	var parts []string
+	for _, t := range objects(o["title"])[1:] {
+		s, _ := t["text"].(string)
+		parts = append(parts, strings.ReplaceAll(s, "\n", " "))
+	}
+	return strings.Join(parts, " ")
 }
 
 // Runs without a completed cohort request have no p99: the latency panel
@@ -45,9 +54,7 @@ func TestComparisonLeavesOutUndefinedLatency(t *testing.T) {
 		for _, p := range c.Policies {
 			var dots []any
 			for _, s := range seriesIn(o, 0, "scatter", p.Name) {
-				if s["symbol"] != "rect" {
-					dots = append(dots, s["data"].([]any)...)
-				}
+				dots = append(dots, s["data"].([]any)...)
 			}
 			if len(dots) != p.Summary.LatencyRuns {
 				t.Errorf("%s/%s: %d p99 dots for %d runs with a latency", c.Scenario.Name, p.Name, len(dots), p.Summary.LatencyRuns)
@@ -147,9 +154,9 @@ func TestCDFDownsampling(t *testing.T) {
 	}
 }
 
-// The marks drawn on a timeline are its run's events: one interval per
-// fail/recover, slow/restore or traffic change, on every panel, labelled on
-// the top one only.
+// The marks drawn on a timeline are the protocol's warm-up and its run's
+// events: one shaded interval per fail/recover, slow/restore or traffic
+// change, on every panel, labelled once, above the top one.
 func TestTimelineEventMarks(t *testing.T) {
 	for _, c := range []struct {
 		scenario, label string
@@ -169,31 +176,54 @@ func TestTimelineEventMarks(t *testing.T) {
 		for _, s := range objects(o["series"]) {
 			ma, ok := s["markArea"].(map[string]any)
 			if !ok {
-				if _, line := s["markLine"]; line && s["name"] == nil && s["yAxisIndex"] != 1.0 {
-					t.Errorf("%s: unexpected mark line %v", c.scenario, s["markLine"])
-				}
 				continue
 			}
 			areas++
-			data := ma["data"].([]any)
-			pair := data[0].([]any)
-			from, to := pair[0].(map[string]any), pair[1].(map[string]any)
-			if len(data) != 1 || from["name"] != c.label || from["xAxis"] != c.start || to["xAxis"] != c.end {
-				t.Errorf("%s: mark area %v", c.scenario, data)
+			var spans [][2]any
+			for _, d := range ma["data"].([]any) {
+				pair := d.([]any)
+				spans = append(spans, [2]any{pair[0].(map[string]any)["xAxis"], pair[1].(map[string]any)["xAxis"]})
 			}
-			label, _ := ma["label"].(map[string]any)
-			grid, _ := s["xAxisIndex"].(float64)
-			if (label["show"] == true) != (grid == 0) {
-				t.Errorf("%s: grid %v label %v", c.scenario, grid, label)
+			if want := [][2]any{{0.0, 3.0}, {c.start, c.end}}; !slices.Equal(spans, want) {
+				t.Errorf("%s: shaded %v, want the warm-up and the event %v", c.scenario, spans, want)
 			}
 		}
 		if areas != 4 {
 			t.Errorf("%s: %d panels with the event, want 4", c.scenario, areas)
 		}
-		if !strings.Contains(subtitle(o), "events: "+c.label) {
+		labels := placedTexts(t, o)
+		for _, want := range []string{"warm-up 0–3 s", "measured 3–15 s", c.label} {
+			if n := slices.Index(labels, want); n < 0 || slices.Index(labels[n+1:], want) >= 0 {
+				t.Errorf("%s: label %q not placed exactly once: %q", c.scenario, want, labels)
+			}
+		}
+		if !strings.Contains(subtitle(o), "events (darker shading, dashed lines): "+c.label) {
 			t.Errorf("%s: subtitle %q", c.scenario, subtitle(o))
 		}
 	}
+}
+
+// placedTexts are the texts of a figure's label series (layout.labels),
+// read back from their render functions.
+func placedTexts(t *testing.T, o map[string]any) []string {
+	t.Helper()
+	var out []string
+	for _, s := range objects(o["series"]) {
+		src, _ := s["renderItem"].(string)
+		start := strings.Index(src, "var L = ")
+		if start < 0 {
+			continue
+		}
+		src = src[start+len("var L = "):]
+		var specs []struct{ Text string }
+		if err := json.NewDecoder(strings.NewReader(src)).Decode(&specs); err != nil {
+			t.Fatalf("label series: %v", err)
+		}
+		for _, sp := range specs {
+			out = append(out, sp.Text)
+		}
+	}
+	return out
 }
 
 func TestTimelineEventPairing(t *testing.T) {
@@ -277,8 +307,16 @@ func TestRateSweepChecks(t *testing.T) {
 	if !slices.Equal(xs, []float64{100, 150, 200, 230, 260}) {
 		t.Errorf("x values %v", xs)
 	}
-	if band := seriesIn(o, 0, "custom", "adaptive"); len(band) != 1 || len(band[0]["data"].([]any)) != 4 {
-		t.Errorf("band: %v", band)
+	if whiskers := seriesIn(o, 0, "custom", "adaptive"); len(whiskers) != 1 || len(whiskers[0]["data"].([]any)) != 5 {
+		t.Errorf("whiskers: %v", whiskers)
+	}
+	// Capacity at the default speeds, 8, 11 and 16 ms per reference
+	// request: 1000/8 + 1000/11 + 1000/16 = 278.4 req/s.
+	if labels := placedTexts(t, o); !slices.Contains(labels, "capacity 278 req/s") {
+		t.Errorf("capacity not marked: %q", labels)
+	}
+	if sub := subtitle(o); !strings.Contains(sub, "capacity 278 req/s") || !strings.Contains(sub, "artefact of the 12 s window with no draining") {
+		t.Errorf("caption does not explain capacity and the plateau: %q", sub)
 	}
 	dup := *sw
 	dup.Points = slices.Clone(sw.Points)
@@ -309,6 +347,7 @@ func TestStudyHeatmapCells(t *testing.T) {
 		t.Fatalf("%d cells, want %d", len(cells), want)
 	}
 	sel := slices.Index(st.Config.Weights, st.SelectedC)
+	var scores []string
 	for _, c := range cells {
 		m := c.(map[string]any)
 		v := m["value"].([]any)
@@ -317,9 +356,16 @@ func TestStudyHeatmapCells(t *testing.T) {
 			t.Errorf("cell %v: outlined %v, selected column %d", v, outlined, sel)
 		}
 		if row == 0 {
-			if want := round(100*st.Weights[col].MeanAttainment, 1); att != want {
+			if want := round(100*st.Weights[col].MeanAttainment, 4); att != want {
 				t.Errorf("score of weight %d: %g, want %g", col, att, want)
 			}
+			scores = append(scores, m["label"].(map[string]any)["formatter"].(string))
+		}
+	}
+	// The selected weight's score reads differently from every other.
+	for i, sc := range scores {
+		if i != sel && sc == scores[sel] {
+			t.Errorf("scores %q: the selected weight's is not told apart", scores)
 		}
 	}
 	if _, err := StudyHeatmap(&engine.StudyResult{}); err == nil {
@@ -364,12 +410,48 @@ func TestPairedDifferences(t *testing.T) {
 			}
 		}
 	}
-	if n != len(s.Seeds) {
-		t.Errorf("%d attainment bars for %d seeds", n, len(s.Seeds))
+	ties := 0
+	for k := range s.Seeds {
+		if s.Policies[1].Runs[k].Attainment == s.Policies[0].Runs[k].Attainment {
+			ties++
+		}
+	}
+	if n+ties != len(s.Seeds) {
+		t.Errorf("%d attainment bars and %d ties for %d seeds", n, ties, len(s.Seeds))
 	}
 	for _, pair := range [][2]string{{"adaptive", "adaptive"}, {"adaptive", "nope"}} {
 		if _, err := Paired(s, pair[0], pair[1]); err == nil || !strings.Contains(err.Error(), `"least-queue"`) {
 			t.Errorf("Paired(%q, %q): err = %v", pair[0], pair[1], err)
+		}
+	}
+	if _, err := Paired(s, "adaptive", "adaptive"); err == nil || !strings.Contains(err.Error(), `two different policies; got "adaptive" twice`) {
+		t.Errorf("Paired of one policy with itself: err = %v", err)
+	}
+}
+
+// Two policies that route alike differ on no seed: each panel says so, and
+// no bar claims a winner.
+func TestPairedIdentical(t *testing.T) {
+	c := compare(t, mustScenario(t, "steady"), twins(), testSeeds(), testProtocol())
+	f, err := Paired(c, twinNames[0], twinNames[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := optionOf(t, f)
+	if labels := placedTexts(t, o); !slices.Equal(labels, []string{"identical on every seed", "identical on every seed"}) {
+		t.Errorf("panel notes %q", labels)
+	}
+	if sub := subtitle(o); !strings.Contains(sub, "p99: identical on every seed · attainment: identical on every seed") {
+		t.Errorf("subtitle %q", sub)
+	}
+	for _, s := range objects(o["series"]) {
+		if s["type"] != "bar" {
+			continue
+		}
+		for _, d := range s["data"].([]any) {
+			if d != "-" {
+				t.Errorf("%v: a bar %v for a tie", s["name"], d)
+			}
 		}
 	}
 }
@@ -383,9 +465,12 @@ func TestValuesSayWhatTheyAre(t *testing.T) {
 		`plot.WithSize(1200, 500)`:  WithSize(1200, 500),
 		`plot.WithSLO(50)`:          WithSLO(50),
 		`plot.Option{} (no effect)`: Option{},
-		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #9061d6, least-queue #2f9e44, mine #123456, p2c #0c9a9a, random #868e96, round-robin #3b7ddd, weighted-rr #ae3ec9; 8 further colours)`: WithPalette(pal),
-		`plot.WithRenderer(SVG renderer keeping up to 2 JavaScript runtimes)`: WithRenderer(NewSVGRenderer(2)),
-		`page "runs" with 0 figures`:                                          NewPage("runs"),
+		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #b275ff, least-queue #289e7a, mine #123456, p2c #c67ba8, random #a45542, round-robin #4767b3, weighted-rr #886078; 8 further colours)`: WithPalette(pal),
+		`plot.WithWidth(317)`: WithWidth(317),
+		`plot.WithPaper(3.3)`: WithPaper(OneColumn),
+		`plot.WithProtocol(engine.Protocol{Warmup: 3000, Measure: 12000, SLO: 50})`: WithProtocol(engine.DefaultProtocol()),
+		`plot.WithRenderer(SVG renderer keeping up to 2 JavaScript runtimes)`:       WithRenderer(NewSVGRenderer(2)),
+		`page "runs" with 0 figures`: NewPage("runs"),
 		`figure spec "f": title "", theme "", 0×0 (0: the chart's own or 900×500); no palette; no SVG renderer (one-off runtimes)`: Spec{ID: "f"},
 	}
 	for want, v := range cases {
@@ -456,7 +541,7 @@ func TestComparisonTable(t *testing.T) {
 		t.Error("NaN in the table")
 	}
 	// The best p99 is bold: adaptive's or latency-aware's, whichever is lower.
-	best := slices.MinFunc(c.Policies[1:], func(a, b engine.PolicyResult) int { return cmpFloat(a.Summary.MedianP99, b.Summary.MedianP99) })
+	best := slices.MinFunc(c.Policies[1:], func(a, b engine.PolicyResult) int { return cmp.Compare(a.Summary.MedianP99, b.Summary.MedianP99) })
 	if !doc.bold[best.Name+"/4"] || len(doc.bold) < 5 {
 		t.Errorf("bold cells %v; the best p99 is %s's", doc.bold, best.Name)
 	}

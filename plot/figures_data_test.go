@@ -124,6 +124,71 @@ func halfDeadComparison(t testing.TB) *engine.Comparison {
 	c := testComparison(t, "straggler")
 	dead := deadComparison(t)
 	runs := append(dead.Policies[0].Runs, dead.Policies[0].Runs[0])
-	c.Policies[0] = engine.PolicyResult{Name: "round-robin", Runs: runs, Summary: engine.Summarise(runs)}
+	records := make([]engine.RunSummary, len(runs))
+	for i, r := range runs {
+		records[i] = r.RunSummary
+	}
+	c.Policies[0] = engine.PolicyResult{Name: "round-robin", Records: records, Runs: runs, Summary: engine.Summarise(runs)}
 	return c
+}
+
+// The figures of the layout tests (browser_layout_test.go).
+
+func mustScenario(t testing.TB, name string) engine.Scenario {
+	t.Helper()
+	scn, err := engine.BuiltinScenario(name, 175, engine.DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scn
+}
+
+func specPolicies(n int) []engine.PolicySpec { return engine.SpecificationPolicies()[:n] }
+
+func testSeeds() []uint64 { return engine.DefaultSeeds(4) }
+
+func testProtocol() engine.Protocol { return engine.DefaultProtocol() }
+
+// longNames are ten policy names, four of them 40 characters long: with
+// hyphens, with spaces, in camel case without a break, and with a dot.
+var longNames = []string{"round-robin", "least-queue", "latency-aware", "adaptive", "random", "p2c",
+	"adaptive-exploration-weight-0.50-retuned", "least queue with ewma service estimate 2",
+	"LatencyAwareWithRetriesAndBackoffVersion", "p2c.over.healthy.replicas.only.2026.v3.b"}
+
+// longPolicies are ten policies (the six built-ins, then copies named with
+// longNames).
+func longPolicies() []engine.PolicySpec {
+	specs := []engine.PolicySpec{engine.RoundRobin(), engine.LeastQueue(), engine.LatencyAware(0.15),
+		engine.Adaptive(engine.DefaultAdaptiveParams()), engine.Random(), engine.PowerOfTwo(),
+		engine.Adaptive(engine.DefaultAdaptiveParams()), engine.LeastQueue(), engine.LatencyAware(0.15), engine.PowerOfTwo()}
+	for i := range specs {
+		specs[i].Name = longNames[i]
+	}
+	return specs
+}
+
+// twinNames name two policies that route identically.
+var twinNames = []string{"least-queue", "least-queue-again"}
+
+func twins() []engine.PolicySpec {
+	a, b := engine.LeastQueue(), engine.LeastQueue()
+	a.Name, b.Name = twinNames[0], twinNames[1]
+	return []engine.PolicySpec{a, b}
+}
+
+// overlappingEvents overlap and nest: a slowdown holding a traffic burst
+// holding a failure, a second slowdown starting as the first ends, and an
+// unpaired one near the end.
+func overlappingEvents() []engine.Event {
+	return []engine.Event{
+		{At: 4000, Kind: engine.EventSlow, Replica: 1, Value: 5},
+		{At: 6000, Kind: engine.EventScaleRate, Value: 1.5},
+		{At: 7000, Kind: engine.EventFail, Replica: 2},
+		{At: 8000, Kind: engine.EventRecover, Replica: 2},
+		{At: 9000, Kind: engine.EventScaleRate, Value: 1},
+		{At: 11000, Kind: engine.EventRestore, Replica: 1},
+		{At: 11000, Kind: engine.EventSlow, Replica: 3, Value: 2},
+		{At: 12000, Kind: engine.EventRestore, Replica: 3},
+		{At: 14000, Kind: engine.EventSlow, Replica: 2, Value: 3},
+	}
 }

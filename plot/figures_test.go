@@ -3,6 +3,7 @@ package plot
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -115,6 +116,15 @@ func TestFigureInvariants(t *testing.T) {
 	}
 }
 
+// wantColor is a series' colour: a replica's grey, else its palette colour.
+func wantColor(name string) string {
+	var id int
+	if _, err := fmt.Sscanf(name, "replica %d", &id); err == nil {
+		return replicaStyle(id).Color
+	}
+	return DefaultPalette().Color(name)
+}
+
 // checkPolicyColors: every policy has series, all drawn in its palette
 // colour, and the legend lists it.
 func checkPolicyColors(t *testing.T, o map[string]any, policies []string) {
@@ -126,7 +136,7 @@ func checkPolicyColors(t *testing.T, o map[string]any, policies []string) {
 			continue
 		}
 		seen[name]++
-		want := DefaultPalette().Color(name)
+		want := wantColor(name)
 		for _, style := range []string{"itemStyle", "lineStyle"} {
 			st, _ := s[style].(map[string]any)
 			if c, ok := st["color"].(string); ok && c != want && !strings.HasPrefix(c, strings.TrimSuffix(tint(want, 1), "1)")) {
@@ -185,6 +195,7 @@ func checkAxisUnits(t *testing.T, o map[string]any) {
 				continue
 			}
 			name, _ := a["name"].(string)
+			name = strings.ReplaceAll(name, "\n", " ") // wrapped to its panel
 			if last := axes[len(axes)-1]; dim == "xAxis" && name == "" && i < len(axes)-1 && last["type"] == a["type"] && unitName.MatchString(last["name"].(string)) {
 				continue
 			}
@@ -291,4 +302,27 @@ func scalars(x []any) bool {
 		}
 	}
 	return true
+}
+
+// Static exports (SVG, PNG, PDF) draw no interactive control: no toolbox,
+// no zoom slider, no scrolling legend, no tooltip; the interactive option
+// keeps them. The timeline and the sample with a slider have both.
+func TestStaticExportsHaveNoControls(t *testing.T) {
+	figs := []*Figure{sampleFigure(t, "line-log"), sampleFigure(t, "line-events")}
+	for _, k := range figureKinds() {
+		figs = append(figs, buildKind(t, k.name))
+	}
+	for i, f := range figs {
+		for _, control := range []string{`"toolbox":`, `"type":"slider"`, `"type":"scroll"`, `"tooltip":`} {
+			if strings.Contains(f.staticJS, control) {
+				t.Errorf("%s: the static option has %s", f.ID(), control)
+			}
+		}
+		if i > 0 && !strings.Contains(f.OptionJS(), `"toolbox":`) { // the line-log sample has none
+			t.Errorf("%s: the interactive option lost its toolbox", f.ID())
+		}
+	}
+	if tl := buildKind(t, "timeline"); !strings.Contains(tl.OptionJS(), `"type":"slider"`) {
+		t.Error("the interactive timeline has no zoom slider")
+	}
 }

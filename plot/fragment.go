@@ -2,6 +2,7 @@ package plot
 
 import (
 	_ "embed"
+	"encoding/base64"
 	"fmt"
 	"html"
 	"strings"
@@ -20,11 +21,12 @@ const lightWaitMillis = 5000
 
 // fragmentConfig varies the one fragment template between uses.
 type fragmentConfig struct {
-	lib   string // gzip+base64 library, "" when the page provides it
-	width string // CSS width of the container
-	theme Theme
-	still bool // draw without animation (exports)
-	wait  int  // milliseconds to wait for a library this fragment lacks
+	lib      string // gzip+base64 library, "" when the page provides it
+	static   bool   // draw the static option at the export size (exports)
+	fallback string // SVG shown until the script draws, "" for the placeholder
+	width    string // CSS width of the container
+	theme    Theme
+	wait     int // milliseconds to wait for a library this fragment lacks
 }
 
 // Fragment returns the figure as one self-contained text/html snippet for a
@@ -47,6 +49,22 @@ func (f *Figure) LightFragment() string {
 	return f.fragment(fragmentConfig{width: "100%", theme: f.theme, wait: lightWaitMillis})
 }
 
+// WithStatic returns f's HTML output (the full fragment, or the light one
+// for a figure returned by Light) with svg, the figure's SVG export, as an
+// image inside its container until the script draws the interactive
+// figure: front ends that run no script (an untrusted notebook, a viewer
+// or mail client showing HTML without JavaScript) show the static figure
+// instead.
+func (f *Figure) WithStatic(svg string) string {
+	c := fragmentConfig{width: "100%", theme: f.theme, fallback: svg}
+	if f.light {
+		c.wait = lightWaitMillis
+	} else {
+		c.lib = libraryGzipBase64()
+	}
+	return f.fragment(c)
+}
+
 // HTML implements display.HTMLer: the full fragment, or the light one for a
 // figure returned by Light.
 func (f *Figure) HTML() string {
@@ -64,6 +82,14 @@ func (f *Figure) HTML() string {
 const placeholder = `<p style="margin:0;padding:0.6em 0;font:13px/1.4 sans-serif;color:#868e96;">Figure “%s” is drawn by JavaScript. ` +
 	`If this text stays, trust the notebook (or allow scripts) to see it.</p>`
 
+// staticImage shows an SVG export as an image scaled to its container,
+// until the script replaces it. An image from a data: URL rather than an
+// inline <svg>: sanitizers that strip SVG's elements keep their text and
+// leave a heap of words (nbconvert --sanitize-html does), while one that
+// refuses data: URLs leaves an image that shows its alternative text.
+const staticImage = `<img alt="Figure “%s” (static image; its interactive form needs scripts: trust the notebook or allow them)" ` +
+	`style="display:block;width:100%%;height:auto;" src="data:image/svg+xml;base64,%s">`
+
 func (f *Figure) fragment(c fragmentConfig) string {
 	lib := "null"
 	if c.lib != "" {
@@ -72,11 +98,22 @@ func (f *Figure) fragment(c fragmentConfig) string {
 	var b strings.Builder
 	b.Grow(len(c.lib) + len(f.optionJS) + len(runtimeJS) + 512)
 	label := html.EscapeString(f.label())
-	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="width:%s;height:%dpx;">`+placeholder+`</div>`,
-		f.id, f.key, label, c.width, f.height, label)
+	option, height := f.optionJS, f.htmlHeight
+	if c.static {
+		option, height = f.staticJS, f.height
+	}
+	// The container takes the figure's height when the script draws; until
+	// then a static SVG takes its own, scaled to the container's width.
+	style, content := fmt.Sprintf("width:%s;height:%dpx;", c.width, height), fmt.Sprintf(placeholder, label)
+	if c.fallback != "" {
+		style = fmt.Sprintf("width:%s;max-width:%dpx;", c.width, f.width)
+		content = fmt.Sprintf(staticImage, label, base64.StdEncoding.EncodeToString([]byte(c.fallback)))
+	}
+	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="%s">%s</div>`,
+		f.id, f.key, label, style, content)
 	b.WriteString("\n<script type=\"text/javascript\">\n(")
 	b.WriteString(strings.TrimSpace(runtimeJS))
-	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, still: %t, wait: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
-		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.still, c.wait, lib, f.optionJS)
+	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, wait: %d, height: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
+		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.wait, height, lib, option)
 	return b.String()
 }

@@ -244,7 +244,8 @@ func fixTitle(tree map[string]any, title string) string {
 
 // fixColors sets the option's palette whatever the theme (go-echarts only
 // writes it with its "white" theme): colours given to the chart with
-// charts.WithColorsOpts win, otherwise each series gets its palette colour.
+// charts.WithColorsOpts win, otherwise each series gets its palette colour
+// (the same as everywhere else: Palette.Color).
 // ECharts hands palette entries out per distinct series name, in order.
 func fixColors(tree map[string]any, chartColors []string, pal *Palette, series []string) {
 	if len(chartColors) > 0 && !slices.Equal(chartColors, charts.NewBar().Colors) {
@@ -266,13 +267,51 @@ func fixColors(tree map[string]any, chartColors []string, pal *Palette, series [
 		delete(tree, "color")
 		return
 	}
-	tree["color"] = strings2any(pal.Assign(keys))
+	tree["color"] = strings2any(pal.colors(keys))
 }
 
 func strings2any(s []string) []any {
 	out := make([]any, len(s))
 	for i, v := range s {
 		out[i] = v
+	}
+	return out
+}
+
+// staticTree is an option for images (SVG, PNG, PDF): everything that only
+// works under a pointer goes — the toolbox, zoom sliders (an inside zoom
+// draws nothing and stays), scrolling legends (they become plain, every
+// entry shown), tooltips — and nothing animates. tree itself is unchanged.
+func staticTree(tree map[string]any) map[string]any {
+	out := make(map[string]any, len(tree))
+	for k, v := range tree {
+		out[k] = v
+	}
+	delete(out, "toolbox")
+	delete(out, "tooltip")
+	out["animation"] = false
+	var zooms []any
+	for _, dz := range objects(tree["dataZoom"]) {
+		if dz["type"] == "inside" {
+			zooms = append(zooms, dz)
+		}
+	}
+	if zooms == nil {
+		delete(out, "dataZoom")
+	} else {
+		out["dataZoom"] = zooms
+	}
+	var legends []any
+	for _, l := range objects(tree["legend"]) {
+		plain := make(map[string]any, len(l))
+		for k, v := range l {
+			plain[k] = v
+		}
+		plain["type"] = "plain"
+		legends = append(legends, plain)
+	}
+	if legends != nil {
+		out["legend"] = legends
 	}
 	return out
 }

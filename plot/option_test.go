@@ -67,7 +67,7 @@ func TestOptionInvariants(t *testing.T) {
 			for _, c := range o["color"].([]any) {
 				colors = append(colors, c.(string))
 			}
-			if want := DefaultPalette().Assign(names); !slices.Equal(colors, want) {
+			if want := DefaultPalette().colors(names); !slices.Equal(colors, want) {
 				t.Errorf("colours %v, palette gives %v", colors, want)
 			}
 			for i, n := range names {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"os"
 	"regexp"
 )
 
@@ -63,7 +62,7 @@ func (p *Page) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, page, 0o644)
+	return WriteFile(path, page)
 }
 
 const pageStyle = `:root { color-scheme: light dark; }
@@ -109,7 +108,7 @@ func exportPage(f *Figure) ([]byte, error) {
 	if err := writePageHead(&b, f.label(), style); err != nil {
 		return nil, err
 	}
-	b.WriteString(f.fragment(fragmentConfig{width: fmt.Sprintf("%dpx", f.width), theme: theme, still: true}))
+	b.WriteString(f.fragment(fragmentConfig{width: fmt.Sprintf("%dpx", f.width), theme: theme, static: true}))
 	b.WriteString("\n</body>\n</html>\n")
 	return b.Bytes(), nil
 }

@@ -16,61 +16,105 @@ import (
 // random numbers), so each difference is the policies' effect alone. Above,
 // the difference in p99 (ms; negative: b faster); below, in attainment
 // (percentage points; positive: b better). Each bar takes the colour of the
-// policy that did better on that seed, and a dashed line marks the median
-// difference. Seeds where either run has no latency figure are left out of
-// the p99 panel, and the subtitle says which.
+// policy that did better on that seed (a's bars solid, b's outlined, so
+// they differ in greyscale too), and a dashed line marks the median
+// difference. A panel where the two policies are equal on every seed says
+// so. Seeds where either run has no latency figure are left out of the p99
+// panel, and the subtitle says which.
 func Paired(c *engine.Comparison, a, b string, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
 	pa, pb := c.Policy(a), c.Policy(b)
-	if pa == nil || pb == nil || a == b {
-		return nil, fmt.Errorf("plot: Paired needs two different policies of the comparison (%s); got %q and %q",
-			strings.Join(quoted(policyNames(c)), ", "), a, b)
+	have := strings.Join(quoted(policyNames(c)), ", ")
+	switch {
+	case pa == nil || pb == nil:
+		return nil, fmt.Errorf("plot: Paired needs two policies of the comparison (%s); got %q and %q", have, a, b)
+	case pa == pb:
+		return nil, fmt.Errorf("plot: Paired needs two different policies; got %q twice (the comparison has %s)", a, have)
 	}
-	s, err := applyOptions(options, 1000, 616)
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
-	bar := charts.NewBar()
-	cv := newCanvas(bar, &bar.RectChart, "paired", s, policyNames(c))
-	seeds := make([]string, len(c.Seeds))
-	for i, sd := range c.Seeds {
-		seeds[i] = fmt.Sprintf("seed %d", sd)
-	}
+	title := fmt.Sprintf("%s − %s, seed by seed (%s)", pb.Name, pa.Name, c.Scenario.Name)
+	return s.build(figure{kind: "paired", title: title, names: policyNames(c), chart: barChart,
+		draw: func(l *layout) (float64, error) { return drawPaired(l, c, pa, pb, title) }})
+}
+
+func drawPaired(l *layout, c *engine.Comparison, pa, pb *engine.PolicyResult, title string) (float64, error) {
 	p99, attainment, err := pairedMetrics()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	lat := pairedPanel(cv, 0, pa, pb, c.Seeds, diff{engine.PairSeeds(p99, pa, pb), 1, ms}, "ms")
-	att := pairedPanel(cv, 1, pa, pb, c.Seeds, diff{engine.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
-	down := 0 // a second subtitle line (seeds left out) moves the rest down
-	if len(lat.missing) > 0 {
-		down = 16
-	}
-	bar.SetGlobalOptions(charts.WithGridOpts(
-		opts.Grid{Left: "80", Right: "40", Top: strconv.Itoa(120 + down), Height: "170"},
-		opts.Grid{Left: "80", Right: "40", Top: strconv.Itoa(354 + down), Height: "170"}))
-	cv.raw["xAxis"] = []any{
-		map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(seeds), "axisTick": map[string]any{"alignWithLabel": true}},
-		map[string]any{"type": "category", "gridIndex": 1, "data": strings2any(seeds), "axisTick": map[string]any{"alignWithLabel": true},
-			"name": "seed (same workload for both policies)", "nameLocation": "middle", "nameGap": 28},
-	}
-	cv.raw["yAxis"] = []any{
-		valueAxis(0, "value", "Δ p99 (ms)", map[string]any{"nameGap": 48}),
-		valueAxis(1, "value", "Δ attainment (pp)", map[string]any{"nameGap": 48}),
-	}
-	cv.legend([]string{a, b}, map[string]any{"top": strconv.Itoa(64 + down), "formatter": "{name} did better"})
-	cv.tooltip("item", itemTooltip)
-	title := fmt.Sprintf("%s − %s, seed by seed (%s)", b, a, c.Scenario.Name)
+	lat := pairedDiffs(pa, pb, c.Seeds, diff{engine.PairSeeds(p99, pa, pb), 1, ms}, "ms")
+	att := pairedDiffs(pa, pb, c.Seeds, diff{engine.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
+	a, b := pa.Name, pb.Name
 	sub := fmt.Sprintf("p99: %s · attainment: %s", lat.summary(b, "faster"), att.summary(b, "better"))
 	if len(lat.missing) > 0 {
 		sub += fmt.Sprintf("\nleft out of Δ p99 (a run without completed requests): seeds %s", strings.Join(lat.missing, ", "))
 	}
-	cv.titles(title, sub,
-		panelTitle(fmt.Sprintf("p99 of %s − p99 of %s (below zero: %s faster)%s", b, a, b, lat.medianNote()), "80", 96+down),
-		panelTitle(fmt.Sprintf("attainment of %s − attainment of %s (above zero: %s better)%s", b, a, b, att.medianNote()), "80", 330+down))
-	return cv.figure(title)
+	l.heading(title, sub)
+	sa, sb := l.style(a), l.style(b)
+	l.legend([]legendEntry{{name: a, text: a + " did better", icon: "rect", fill: sa.Color},
+		{name: b, text: b + " did better", icon: "rect", fill: tint(sb.Color, 0.25)}}, edge, l.w-2*edge)
+	heads := [2]string{
+		fmt.Sprintf("p99 of %s − p99 of %s (below zero: %s faster)%s", b, a, b, lat.medianNote()),
+		fmt.Sprintf("attainment of %s − attainment of %s (above zero: %s better)%s", b, a, b, att.medianNote()),
+	}
+	return pairedPanels(l, c.Seeds, [2]paired{lat, att}, heads)
+}
+
+// pairedPanels stacks the two panels of differences.
+func pairedPanels(l *layout, seeds []uint64, ps [2]paired, heads [2]string) (float64, error) {
+	yt := [2]ticks{ps[0].ticks(), ps[1].ticks()}
+	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
+	left, pw := edge+gutter, l.w-2*edge-gutter
+	var lines [2][]string
+	fixed := l.y + edge
+	for g := range 2 {
+		lines[g] = fontText.wrap(heads[g], pw)
+		fixed += float64(len(lines[g]))*fontText.lineHeight() + 6 + xFooter(1) + gap
+	}
+	ph := 170.0
+	if l.h > 0 {
+		if ph = (l.h - fixed) / 2; ph < 80 {
+			return fixed + 160, nil
+		}
+	}
+	cats, every := seedCategories(seeds, pw)
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range 2 {
+		l.block(lines[g], fontText, left, "")
+		grids = append(grids, gridAt(left, l.y+6, pw, ph, l.w))
+		xAxes = append(xAxes, map[string]any{"type": "category", "gridIndex": g, "data": strings2any(cats),
+			"axisTick": map[string]any{"alignWithLabel": true}, "name": "seed (same workload for both policies)",
+			"nameLocation": "middle", "nameGap": xNameGap(),
+			"axisLabel": map[string]any{"interval": every - 1, "fontSize": fontText.size, "lineHeight": fontText.lineHeight()}})
+		yAxes = append(yAxes, yt[g].axis(g, [2]string{"Δ p99 (ms)", "Δ attainment (pp)"}[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+		l.y += 6 + ph + xFooter(1) + gap
+		ps[g].draw(l, g, len(seeds))
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	l.tooltip("item", itemTooltip)
+	return l.y + edge, nil
+}
+
+// seedCategories are the seeds as axis categories, and how often a label
+// fits (every one, every second, ...).
+func seedCategories(seeds []uint64, pw float64) ([]string, int) {
+	cats := make([]string, len(seeds))
+	for i, sd := range seeds {
+		cats[i] = strconv.FormatUint(sd, 10)
+	}
+	band := pw / float64(max(len(seeds), 1))
+	every := 1
+	for every < len(seeds) && fontText.widest(cats)+8 > band*float64(every) {
+		every++
+	}
+	return cats, every
 }
 
 func quoted(names []string) []string {
@@ -98,11 +142,13 @@ func pairedMetrics() (p99, attainment engine.Metric, err error) {
 	return p99, attainment, err
 }
 
-// paired is what a panel found: counts for the subtitle and the seeds left
-// out.
+// paired is what a panel found: the per-seed bars of each policy, counts
+// for the subtitle, and the seeds left out.
 type paired struct {
+	a, b                  string
+	bars                  map[string][]any
 	bWins, aWins, ties, n int
-	median                float64
+	lo, hi, median        float64
 	unit                  string
 	missing               []string
 }
@@ -111,25 +157,41 @@ func (p paired) summary(b, better string) string {
 	if p.n == 0 {
 		return "no seed with both values"
 	}
-	return fmt.Sprintf("%s %s on %d of %d seeds, median Δ %s %s", b, better, p.bWins, p.n, signed(p.median), p.unit)
+	if p.ties == p.n {
+		return "identical on every seed"
+	}
+	ties := ""
+	if p.ties > 0 {
+		ties = fmt.Sprintf(" (equal on %d)", p.ties)
+	}
+	return fmt.Sprintf("%s %s on %d of %d seeds%s, median Δ %s %s", b, better, p.bWins, p.n, ties, signed(p.median), p.unit)
 }
 
 // medianNote explains the panel's dashed line.
 func (p paired) medianNote() string {
-	if p.n == 0 {
-		return " · no seed where both runs have a value"
+	if p.n == 0 || p.ties == p.n {
+		return ""
 	}
 	return fmt.Sprintf(" · dashed: median %s %s", signed(p.median), p.unit)
 }
 
-// pairedPanel adds a panel's bars (one series per policy, holding the
-// seeds that policy won) and its median line.
-func pairedPanel(cv *canvas, grid int, pa, pb *engine.PolicyResult, seeds []uint64, f diff, unit string) paired {
-	res := paired{unit: unit}
-	wins := map[string][]any{pa.Name: make([]any, len(seeds)), pb.Name: make([]any, len(seeds))}
+// ticks is the panel's value axis: zero and every difference, in round
+// steps; ±1 when every difference is zero.
+func (p paired) ticks() ticks {
+	lo, hi := math.Min(p.lo, 0), math.Max(p.hi, 0)
+	if lo == hi {
+		lo, hi = -1, 1
+	}
+	return linearTicks(lo, hi, 170, false, 6)
+}
+
+// pairedDiffs computes b − a per seed and sorts each seed's bar to the
+// policy that did better.
+func pairedDiffs(pa, pb *engine.PolicyResult, seeds []uint64, f diff, unit string) paired {
+	res := paired{a: pa.Name, b: pb.Name, unit: unit, bars: map[string][]any{pa.Name: make([]any, len(seeds)), pb.Name: make([]any, len(seeds))}}
 	var ds []float64
 	for k := range seeds {
-		wins[pa.Name][k], wins[pb.Name][k] = "-", "-"
+		res.bars[pa.Name][k], res.bars[pb.Name][k] = "-", "-"
 		p := f.pairs[k]
 		if math.IsNaN(p.Diff) {
 			res.missing = append(res.missing, fmt.Sprint(seeds[k]))
@@ -138,10 +200,12 @@ func pairedPanel(cv *canvas, grid int, pa, pb *engine.PolicyResult, seeds []uint
 		d := f.scale * p.Diff
 		res.n++
 		ds = append(ds, d)
+		res.lo, res.hi = math.Min(res.lo, d), math.Max(res.hi, d)
 		winner := pa.Name
 		switch p.Winner {
-		case 0:
+		case 0: // a tie has no bar and no winner
 			res.ties++
+			continue
 		case 1:
 			res.bWins++
 			winner = pb.Name
@@ -149,21 +213,39 @@ func pairedPanel(cv *canvas, grid int, pa, pb *engine.PolicyResult, seeds []uint
 			res.aWins++
 		}
 		tip := fmt.Sprintf("seed %d: %s %s, %s %s\nΔ %s %s", seeds[k], pa.Name, f.format(p.Baseline), pb.Name, f.format(p.Policy), signed(d), unit)
-		wins[winner][k] = map[string]any{"value": round(d, 3), "tip": tip}
+		res.bars[winner][k] = map[string]any{"value": round(d, 3), "tip": tip}
 	}
 	res.median = engine.Median(ds)
-	for _, name := range []string{pa.Name, pb.Name} {
-		color := cv.color(name)
-		cv.add(charts.SingleSeries{Name: name, Type: "bar", XAxisIndex: grid, YAxisIndex: grid, Stack: fmt.Sprintf("diff%d", grid),
-			BarWidth: "60%", ItemStyle: &opts.ItemStyle{Color: color}, Data: wins[name]})
-	}
-	if res.n > 0 {
-		cv.add(marks(grid, func(s *charts.SingleSeries) {
-			s.MarkLines = refLine("yAxis", round(res.median, 3), "", "end")
-			s.MarkLines.Label = &opts.Label{Show: opts.Bool(false)}
-		}))
-	}
 	return res
+}
+
+// draw adds the panel's bars (one series per policy, holding the seeds
+// that policy won), its median line, and a note when there is nothing to
+// compare.
+func (p paired) draw(l *layout, grid, seeds int) {
+	for i, name := range []string{p.a, p.b} {
+		color := l.color(name)
+		fill := color
+		if i == 1 {
+			fill = tint(color, 0.25)
+		}
+		l.add(charts.SingleSeries{Name: name, Type: "bar", XAxisIndex: grid, YAxisIndex: grid, Stack: fmt.Sprintf("diff%d", grid),
+			BarWidth: "60%", ItemStyle: &opts.ItemStyle{Color: fill, BorderColor: color, BorderWidth: 1.5}, Data: p.bars[name]})
+	}
+	note := ""
+	switch {
+	case p.n == 0:
+		note = "no seed where both runs have a value"
+	case p.ties == p.n:
+		note = "identical on every seed"
+	default:
+		median := round(p.median, 3)
+		l.add(marks(grid, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", median) }))
+	}
+	if note != "" {
+		l.labels(grid, []placed{{x: float64(seeds-1) / 2, y: 0, dy: -fontText.lineHeight() - 6,
+			lines: []string{note}, font: fontText, align: "center", color: neutral}})
+	}
 }
 
 // signed formats a difference with its sign and a precision fitting its

@@ -4,21 +4,94 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 )
 
-// Palette gives each series name one stable colour. Built-in policy names
-// have fixed colours; any other name gets one of the further colours, chosen
-// from a hash of the name so that it is the same in every figure. Every
-// colour has a contrast ratio of at least 3:1 against both a white and a
-// near-black (#1e1e1e) background, so one palette reads in light and dark
-// front ends alike and in exported SVG/PNG. A Palette is immutable.
+// Palette gives each policy one colour, the same in every figure and table
+// of a session and across sessions: built-in policies have fixed colours,
+// any other name the further colour a hash of its name selects (never one
+// that depends on which other names are drawn with it).
+//
+// Colour alone cannot tell policies apart in a greyscale print, nor for
+// readers with a colour-vision deficiency once more than a few policies are
+// drawn, so every policy also has a second channel: a marker and a line
+// dash. Within one figure no two policies share a marker or a dash (while
+// there are enough of each), so any two stay distinguishable in greyscale.
+//
+// The colours were chosen (see palette_test.go for the thresholds and how
+// they are measured) so that the built-in policies differ by at least 10
+// CIEDE2000 units under normal vision and under simulated protanopia,
+// deuteranopia and tritanopia, every colour differs from every other by at
+// least 10 under normal vision, and each has a contrast ratio of at least
+// 3:1 against both white and #1e1e1e, so one palette reads in light and dark
+// front ends alike. Replicas are drawn in greys (replicaStyle), a channel no
+// policy uses. A Palette is immutable.
 type Palette struct {
-	fixed   map[string]string
+	fixed   map[string]style
 	further []string
+}
+
+// style is how a series is drawn: its colour, the marker of its points and
+// the dash of its lines.
+type style struct {
+	Color  string
+	Marker marker
+	Dash   dash
+}
+
+// marker is an ECharts symbol: a built-in name or a "path://" outline.
+type marker string
+
+// The markers of the second channel, chosen to read at 6 px.
+const (
+	markerCircle       marker = "circle"
+	markerSquare       marker = "rect"
+	markerTriangle     marker = "triangle"
+	markerDiamond      marker = "diamond"
+	markerTriangleDown marker = "path://M0,0L10,0L5,9z"
+	markerCross        marker = "path://M0,2L2,0L5,3L8,0L10,2L7,5L10,8L8,10L5,7L2,10L0,8L3,5z"
+	markerPlus         marker = "path://M3.5,0H6.5V3.5H10V6.5H6.5V10H3.5V6.5H0V3.5H3.5z"
+	markerPentagon     marker = "path://M5,0L10,3.8L8.1,10H1.9L0,3.8z"
+)
+
+// dash is a line's dash pattern in px (dash, gap, ...); nil is solid.
+type dash []float64
+
+// The dashes of the second channel.
+var (
+	dashSolid      dash = nil
+	dashDashed     dash = dash{6, 3}
+	dashDotted     dash = dash{1.5, 2.5}
+	dashDashDot    dash = dash{7, 2.5, 1.5, 2.5}
+	dashLong       dash = dash{12, 4}
+	dashDashDotDot dash = dash{7, 2.5, 1.5, 2.5, 1.5, 2.5}
+	dashLongDot    dash = dash{12, 3, 2, 3}
+)
+
+func markers() []marker {
+	return []marker{markerCircle, markerSquare, markerTriangle, markerDiamond, markerTriangleDown, markerCross, markerPlus, markerPentagon}
+}
+
+func dashes() []dash {
+	return []dash{dashSolid, dashDashed, dashDotted, dashDashDot, dashLong, dashDashDotDot, dashLongDot}
+}
+
+// lineType is the dash as ECharts' lineStyle.type.
+func (d dash) lineType() any {
+	if len(d) == 0 {
+		return "solid"
+	}
+	out := make([]any, len(d))
+	for i, v := range d {
+		out[i] = v
+	}
+	return out
 }
 
 // AccentColor is the project's accent colour, used for the adaptive policy.
@@ -27,18 +100,18 @@ const AccentColor = "#e8590c"
 // DefaultPalette returns the palette every figure uses unless told otherwise.
 func DefaultPalette() *Palette {
 	return &Palette{
-		fixed: map[string]string{
-			"round-robin":   "#3b7ddd",
-			"least-queue":   "#2f9e44",
-			"latency-aware": "#9061d6",
-			"adaptive":      AccentColor,
-			"random":        "#868e96",
-			"p2c":           "#0c9a9a",
-			"weighted-rr":   "#ae3ec9",
+		fixed: map[string]style{
+			"round-robin":   {"#4767b3", markerCircle, dashDashed},
+			"least-queue":   {"#289e7a", markerSquare, dashDotted},
+			"latency-aware": {"#b275ff", markerTriangle, dashDashDot},
+			"adaptive":      {AccentColor, markerDiamond, dashSolid},
+			"random":        {"#a45542", markerTriangleDown, dashLong},
+			"p2c":           {"#c67ba8", markerCross, dashDashDotDot},
+			"weighted-rr":   {"#886078", markerPlus, dashLongDot},
 		},
 		further: []string{
-			"#e64980", "#8a7a00", "#9c6644", "#cc7a00",
-			"#c0392b", "#1c8fb8", "#b0478a", "#7950f2",
+			"#ff586b", "#756b2e", "#007d1d", "#c58714",
+			"#89579f", "#0b93ff", "#c8206b", "#889a03",
 		},
 	}
 }
@@ -55,25 +128,141 @@ func (p *Palette) With(name, color string) (*Palette, error) {
 	if key == "" {
 		return nil, fmt.Errorf("plot: cannot give a colour to an empty name")
 	}
+	st := p.style(name)
+	st.Color = strings.ToLower(color)
 	fixed := maps.Clone(p.fixed)
-	fixed[key] = strings.ToLower(color)
+	fixed[key] = st
 	return &Palette{fixed: fixed, further: p.further}, nil
 }
 
 // Color returns name's colour: its fixed colour when it has one, otherwise
 // the further colour its hash selects.
-func (p *Palette) Color(name string) string {
+func (p *Palette) Color(name string) string { return p.style(name).Color }
+
+// style returns name's preferred style: a built-in's fixed one, otherwise
+// the further colour and the marker and dash its name hashes to, drawn from
+// the combinations no built-in policy uses.
+func (p *Palette) style(name string) style {
 	key := PolicyKey(name)
-	if c, ok := p.fixed[key]; ok {
-		return c
+	if st, ok := p.fixed[key]; ok {
+		return st
 	}
-	return p.further[p.slot(key)]
+	free := p.freeSecondaries()
+	sec := free[hash(key, "secondary")%uint32(len(free))]
+	return style{Color: p.further[hash(key, "colour")%uint32(len(p.further))], Marker: sec.Marker, Dash: sec.Dash}
 }
 
-func (p *Palette) slot(key string) int {
+// hash is FNV-1a of the key and a purpose, so a name's colour and its
+// second channel are drawn independently.
+func hash(key, purpose string) uint32 {
 	h := fnv.New32a()
-	h.Write([]byte(key))
-	return int(h.Sum32() % uint32(len(p.further)))
+	h.Write([]byte(purpose + "\x00" + key))
+	return h.Sum32()
+}
+
+// freeSecondaries are the marker and dash combinations no fixed name takes,
+// ordered so that neighbours differ in both.
+func (p *Palette) freeSecondaries() []style {
+	var out []style
+	ms, ds := markers(), dashes()
+	for shift := range ds {
+		for m := range ms {
+			st := style{Marker: ms[m], Dash: ds[(m+shift)%len(ds)]}
+			if !p.usesSecondary(st) {
+				out = append(out, st)
+			}
+		}
+	}
+	return out
+}
+
+func (p *Palette) usesSecondary(st style) bool {
+	for _, f := range p.fixed {
+		if f.Marker == st.Marker && slices.Equal(f.Dash, st.Dash) {
+			return true
+		}
+	}
+	return false
+}
+
+// Styles returns the styles of names drawn together in one figure. Each
+// keeps its colour. Each keeps its preferred marker and dash too, unless a
+// name placed before it (fixed names first, then the others in sorted
+// order, so series order does not matter) has either already: then it takes
+// the first combination whose marker and dash are both unused, or, with
+// more names than markers or dashes, the first combination unused as a
+// whole. Names equal after PolicyKey share a style.
+func (p *Palette) styles(names []string) []style {
+	keys := map[string]string{}
+	var order []string
+	for _, n := range names {
+		k := PolicyKey(n)
+		if _, seen := keys[k]; !seen {
+			keys[k] = n
+			order = append(order, k)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		_, fi := p.fixed[order[i]]
+		_, fj := p.fixed[order[j]]
+		if fi != fj {
+			return fi
+		}
+		return order[i] < order[j]
+	})
+	byKey := map[string]style{}
+	var taken []style
+	for _, k := range order {
+		st := p.style(keys[k])
+		if clashes(st, taken, false) {
+			st = p.nextFree(st, taken)
+		}
+		byKey[k] = st
+		taken = append(taken, st)
+	}
+	out := make([]style, len(names))
+	for i, n := range names {
+		out[i] = byKey[PolicyKey(n)]
+	}
+	return out
+}
+
+// nextFree finds st a marker and dash that no taken style has, else a
+// combination no taken style has, else keeps st.
+func (p *Palette) nextFree(st style, taken []style) style {
+	all := append([]style{}, p.freeSecondaries()...)
+	for _, f := range slices.Sorted(maps.Keys(p.fixed)) {
+		all = append(all, p.fixed[f])
+	}
+	for _, whole := range []bool{false, true} {
+		for _, c := range all {
+			if !clashes(c, taken, whole) {
+				return style{Color: st.Color, Marker: c.Marker, Dash: c.Dash}
+			}
+		}
+	}
+	return st
+}
+
+// clashes tells whether st shares its marker or its dash (or, when whole,
+// both) with a taken style.
+func clashes(st style, taken []style, whole bool) bool {
+	for _, t := range taken {
+		sameM, sameD := t.Marker == st.Marker, slices.Equal(t.Dash, st.Dash)
+		if (whole && sameM && sameD) || (!whole && (sameM || sameD)) {
+			return true
+		}
+	}
+	return false
+}
+
+// colors is the colours of names, in order.
+func (p *Palette) colors(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = p.Color(n)
+	}
+	return out
 }
 
 // String lists the fixed colours and counts the further ones.
@@ -81,55 +270,26 @@ func (p *Palette) String() string {
 	if p == nil {
 		return "no palette"
 	}
-	names := make([]string, 0, len(p.fixed))
-	for n := range p.fixed {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(p.fixed))
 	for i, n := range names {
-		names[i] = n + " " + p.fixed[n]
+		names[i] = n + " " + p.fixed[n].Color
 	}
 	return fmt.Sprintf("palette: %s; %d further colours", strings.Join(names, ", "), len(p.further))
 }
 
-// Assign returns one colour per name for names drawn together in one figure.
-// Names with a fixed colour keep it; the others keep their Color unless an
-// earlier name (in sorted order, so series order does not matter) already
-// took it, in which case they move to the next unused further colour. Names
-// equal after PolicyKey share a colour. Once all further colours are used,
-// colours repeat.
-func (p *Palette) Assign(names []string) []string {
-	taken := map[string]bool{}
-	byKey := map[string]string{}
-	var open []string
-	for _, n := range names {
-		key := PolicyKey(n)
-		if c, ok := p.fixed[key]; ok {
-			byKey[key] = c
-			taken[c] = true
-		} else if _, seen := byKey[key]; !seen {
-			byKey[key] = ""
-			open = append(open, key)
-		}
-	}
-	sort.Strings(open)
-	for _, key := range open {
-		start := p.slot(key)
-		c := p.further[start]
-		for i := range len(p.further) {
-			if cand := p.further[(start+i)%len(p.further)]; !taken[cand] {
-				c = cand
-				break
-			}
-		}
-		byKey[key] = c
-		taken[c] = true
-	}
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = byKey[PolicyKey(n)]
-	}
-	return out
+// replicaGreys are the replicas' colours: greys, which no policy has, each
+// with a contrast of at least 3:1 on white and on #1e1e1e.
+var replicaGreys = []string{"#6e6e6e", "#8e8e8e", "#7e7e7e"}
+
+// replicaStyle is the style of replica id (1-based) in a timeline: a grey,
+// a dash, and in legends a hollow circle, which no policy has, so replicas
+// never look like policies, in colour or in greyscale. Greys cycle
+// every three ids and dashes every seven, so neighbours differ in both and
+// ids that share a grey differ in dash; styles repeat every 21 replicas.
+func replicaStyle(id int) style {
+	ds := dashes()
+	i := max(id-1, 0)
+	return style{Color: replicaGreys[i%len(replicaGreys)], Marker: "emptyCircle", Dash: ds[i%len(ds)]}
 }
 
 // PolicyKey is the spelling-insensitive form of a policy or series name under
@@ -153,4 +313,55 @@ func PolicyKey(name string) string {
 		prev = r
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// viridis is the sequential scale of heat maps (matplotlib's viridis, as
+// viridisLite's viridis(9) samples it): perceptually uniform, its lightness
+// rising monotonically, so it reads under colour-vision deficiencies and in
+// greyscale (palette_test.go checks both).
+var viridis = []string{"#440154", "#472d7b", "#3b528b", "#2c728e", "#21908c", "#27ad81", "#5dc863", "#aadc32", "#fde725"}
+
+// viridisAt is viridis at t in [0, 1], interpolated between its samples in
+// sRGB as ECharts' visual map does.
+func viridisAt(t float64) string {
+	t = math.Min(1, math.Max(0, t))
+	pos := t * float64(len(viridis)-1)
+	i := min(int(pos), len(viridis)-2)
+	f := pos - float64(i)
+	a, b := rgbOf(viridis[i]), rgbOf(viridis[i+1])
+	var out [3]int
+	for k := range 3 {
+		out[k] = int(math.Round(a[k] + f*(b[k]-a[k])))
+	}
+	return fmt.Sprintf("#%02x%02x%02x", out[0], out[1], out[2])
+}
+
+// rgbOf decodes "#rrggbb" into 0–255 channels.
+func rgbOf(hex string) [3]float64 {
+	var out [3]float64
+	for k := range 3 {
+		v, _ := strconv.ParseUint(hex[1+2*k:3+2*k], 16, 8)
+		out[k] = float64(v)
+	}
+	return out
+}
+
+// inkOn is the text colour that reads on background: near-black or white,
+// whichever contrasts more (WCAG relative luminance).
+func inkOn(background string) string {
+	c := rgbOf(background)
+	var y float64
+	for k, w := range []float64{0.2126, 0.7152, 0.0722} {
+		v := c[k] / 255
+		if v <= 0.04045 {
+			v /= 12.92
+		} else {
+			v = math.Pow((v+0.055)/1.055, 2.4)
+		}
+		y += w * v
+	}
+	if (y+0.05)/0.05 >= 1.05/(y+0.05) {
+		return "#1f2328"
+	}
+	return "#ffffff"
 }

@@ -18,9 +18,28 @@ var ErrNoChromium = errors.New("plot: PNG export needs Chromium, and none was fo
 	"(looked for /usr/bin/chromium, chromium, chromium-browser, google-chrome on PATH): " +
 	"install Debian's chromium package (apt-get install chromium)")
 
-// pngScale is the device pixel ratio of PNG exports: twice the figure's CSS
-// size, sharp enough for write-ups.
-const pngScale = 2
+// defaultPNGScale is the device pixel ratio of PNG exports unless
+// WithScale says otherwise: twice the figure's CSS size, sharp enough for
+// write-ups.
+const defaultPNGScale = 2
+
+// maxPNGSide bounds a PNG export's side in device pixels (Chromium's
+// screenshots grow unreliable beyond it).
+const maxPNGSide = 16384
+
+// WithScale returns a copy of f whose PNG exports have scale device pixels
+// per CSS pixel (2 by default; 3 or 4 for print at 300 dpi and more).
+func (f *Figure) WithScale(scale float64) (*Figure, error) {
+	if f == nil {
+		return nil, errNilFigure
+	}
+	if !defined(scale) || scale < 0.5 || scale > 8 || float64(max(f.width, f.height))*scale > maxPNGSide {
+		return nil, fmt.Errorf("plot: PNG scale %g for figure %q (%d×%d px) is not allowed: use 0.5 to 8, with at most %d device pixels per side", scale, f.id, f.width, f.height, maxPNGSide)
+	}
+	c := *f
+	c.pngScale = scale
+	return &c, nil
+}
 
 // pngDrawTimeout bounds the wait for the page to draw.
 const pngDrawTimeout = 30 * time.Second
@@ -72,9 +91,10 @@ func (f *Figure) PNG() ([]byte, error) {
 	return f.PNGContext(ctx)
 }
 
-// PNGContext draws the figure in headless Chromium, from a standalone page
-// in a temporary directory with every host name unresolvable, and returns a
-// PNG of twice its size. An auto theme exports as light on white.
+// PNGContext draws the figure's static option in headless Chromium, from a
+// standalone page in a temporary directory with every host name
+// unresolvable, and returns a PNG of its size times its scale (2 unless
+// WithScale says otherwise). An auto theme exports as light on white.
 func (f *Figure) PNGContext(ctx context.Context) ([]byte, error) {
 	if f == nil {
 		return nil, errNilFigure
@@ -100,7 +120,7 @@ func (f *Figure) PNGContext(ctx context.Context) ([]byte, error) {
 	defer cancelAlloc()
 	tab, cancelTab := chromedp.NewContext(alloc)
 	defer cancelTab()
-	png, err := screenshotFigure(tab, "file://"+file, f.width, f.height)
+	png, err := screenshotFigure(tab, "file://"+file, f.width, f.height, f.pngScale)
 	if err != nil {
 		return nil, fmt.Errorf("plot: PNG export of %q: %w", f.id, err)
 	}
@@ -121,10 +141,10 @@ const figureStates = `(function () {
 
 // screenshotFigure loads url at the given viewport and returns a PNG of the
 // page's (only) figure once it has drawn.
-func screenshotFigure(tab context.Context, url string, width, height int) ([]byte, error) {
+func screenshotFigure(tab context.Context, url string, width, height int, scale float64) ([]byte, error) {
 	var states []string
 	err := chromedp.Run(tab,
-		emulation.SetDeviceMetricsOverride(int64(width), int64(height), pngScale, false),
+		emulation.SetDeviceMetricsOverride(int64(width), int64(height), scale, false),
 		chromedp.Navigate(url),
 		chromedp.Poll(figureStates, &states, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(pngDrawTimeout)),
 	)

@@ -30,8 +30,8 @@ func TestPNGExport(t *testing.T) {
 			t.Fatalf("%s: not a PNG: %v", name, err)
 		}
 		w, h := f.Size()
-		if b := img.Bounds(); b.Dx() != pngScale*w || b.Dy() != pngScale*h {
-			t.Errorf("%s: %v, want %d×%d", name, b, pngScale*w, pngScale*h)
+		if b := img.Bounds(); b.Dx() != defaultPNGScale*w || b.Dy() != defaultPNGScale*h {
+			t.Errorf("%s: %v, want %d×%d", name, b, defaultPNGScale*w, defaultPNGScale*h)
 		}
 		// An opaque white background with a drawn chart on it.
 		colors := map[[4]uint32]bool{}
@@ -47,6 +47,32 @@ func TestPNGExport(t *testing.T) {
 		if len(colors) < 20 || len(buf) < 20_000 {
 			t.Errorf("%s: %d colours, %d bytes: nothing much drawn", name, len(colors), len(buf))
 		}
+	}
+}
+
+// WithScale sets the PNG's pixels per CSS pixel; a bad scale is an error
+// naming it and what is allowed.
+func TestPNGScale(t *testing.T) {
+	f, err := sampleFigure(t, "bar").WithScale(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []float64{0, 0.2, 9, mathNaN()} {
+		if _, err := f.WithScale(bad); err == nil || !strings.Contains(err.Error(), "use 0.5 to 8") {
+			t.Errorf("WithScale(%g): %v", bad, err)
+		}
+	}
+	requireChromium(t)
+	buf, err := f.PNG()
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := f.Size(); img.Bounds().Dx() != 3*w || img.Bounds().Dy() != 3*h {
+		t.Errorf("PNG %v, want %d×%d", img.Bounds(), 3*w, 3*h)
 	}
 }
 

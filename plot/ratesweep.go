@@ -1,10 +1,12 @@
 package plot
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -14,64 +16,173 @@ import (
 // RateSweep draws a sweep against its x value (the arrival rate for
 // engine.RateSweep points): above, each policy's median p99 on a log axis
 // with the SLO, the queueing hockey stick; below, its median attainment.
-// A shaded band spans the min–max across seeds in both panels. Points
-// where a policy has no latency figure leave a gap.
+// At each point a whisker in the policy's colour spans the min–max across
+// seeds (whiskers of different policies side by side, so nothing blends).
+// A rate sweep marks the cluster's capacity, and the caption explains the
+// plateau at the top: once a policy overloads a replica (for round-robin,
+// below capacity), requests still queued at the cutoff have no latency, so
+// p99 stops growing with the backlog. Points where a policy has no latency
+// figure leave a gap.
 func RateSweep(sw *engine.SweepResult, options ...Option) (*Figure, error) {
 	order, xs, err := sweepOrder(sw)
 	if err != nil {
 		return nil, err
 	}
-	s, err := applyOptions(options, 1000, 630)
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
 	first := sw.Comparisons[0]
-	names := policyNames(first)
-	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "rate-sweep", s, names)
-	line.SetGlobalOptions(charts.WithGridOpts(
-		opts.Grid{Left: "80", Right: "40", Top: "100", Height: "250"},
-		opts.Grid{Left: "80", Right: "40", Top: "402", Height: "160"}))
 	xname := sw.XLabel
 	if xname == "" {
 		xname = "arrival rate (req/s)"
 	}
-	var lo, hi, attLo float64 = math.Inf(1), first.Protocol.SLO, 100
-	var lines []charts.SingleSeries
-	for pi, name := range names { // bands first, so that no band covers a line
-		p99, att := sweepSeries(sw, order, xs, pi)
-		cv.add(band(name, cv.color(name), 0, p99.band))
-		cv.add(band(name, cv.color(name), 1, att.band))
-		lines = append(lines, medianLine(name, cv.color(name), 0, p99.median), medianLine(name, cv.color(name), 1, att.median))
-		lo, hi, attLo = math.Min(lo, p99.lo), math.Max(hi, p99.hi), math.Min(attLo, att.lo)
+	title := fmt.Sprintf("%s: p99 and attainment against %s", first.Scenario.Name, xname)
+	sw2 := sweep{sw: sw, order: order, xs: xs, xname: xname, rates: isRateSweep(sw)}
+	return s.build(figure{kind: "rate-sweep", title: title, names: policyNames(first), chart: lineChart,
+		draw: func(l *layout) (float64, error) { return sw2.draw(l, title) }})
+}
+
+// sweep is a checked sweep: its points in x order, and whether x is the
+// arrival rate (then capacity means something on it).
+type sweep struct {
+	sw    *engine.SweepResult
+	order []int
+	xs    []float64
+	xname string
+	rates bool
+}
+
+func (sw sweep) draw(l *layout, title string) (float64, error) {
+	first := sw.sw.Comparisons[0]
+	names := policyNames(first)
+	capRate, hasCap := 0.0, false
+	if sw.rates {
+		capRate, hasCap = capacity(first.Scenario)
 	}
-	for _, l := range lines {
-		cv.add(l)
+	l.heading(title, sw.caption(capRate, hasCap))
+	l.legend(lineEntries(names), edge, l.w-2*edge)
+	curves := make([][2]curve, len(names))
+	lo, hi, attLo := math.Inf(1), first.Protocol.SLO, 100.0
+	for pi := range names {
+		p99, att := sweepSeries(sw.sw, sw.order, sw.xs, pi)
+		curves[pi] = [2]curve{p99, att}
+		lo, hi, attLo = math.Min(lo, p99.lo), math.Max(hi, p99.hi), math.Min(attLo, att.lo)
 	}
 	if math.IsInf(lo, 1) {
 		lo = hi / 10
 	}
-	slo := first.Protocol.SLO
-	cv.add(marks(0, func(ss *charts.SingleSeries) { ss.MarkLines = refLine("yAxis", slo, "SLO", "insideEndTop") }))
-	cv.raw["xAxis"] = []any{
-		valueAxis(0, "value", "", map[string]any{"scale": true}),
-		valueAxis(1, "value", xname, map[string]any{"scale": true, "nameGap": 26}),
+	yt := [2]ticks{logTicks(math.Min(lo, first.Protocol.SLO), hi, 200, false), linearTicks(attMin(attLo), 100, 140, false, 5)}
+	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
+	left := edge + gutter
+	xlo, xhi := sw.xs[sw.order[0]], sw.xs[sw.order[len(sw.order)-1]]
+	if hasCap {
+		xlo, xhi = math.Min(xlo, capRate), math.Max(xhi, capRate)
 	}
-	cv.raw["yAxis"] = []any{
-		valueAxis(0, "log", "p99 (ms, log scale)", map[string]any{"nameGap": 50,
-			"min": math.Pow(10, math.Floor(math.Log10(lo))), "max": math.Pow(10, math.Ceil(math.Log10(hi)))}),
-		valueAxis(1, "value", "attainment (%)", map[string]any{"nameGap": 50, "max": 100,
-			"min": attMin(attLo)}),
+	pad := 0.04 * math.Max(xhi-xlo, 1)
+	x, pw := fitX(l.w, left, func(pw float64) ticks { return linearTicks(xlo-pad, xhi+pad, pw, true, 8) })
+	panels := [2]string{"p99 latency", "SLO attainment"}
+	fixed := l.y + 2*(fontText.lineHeight()+stripH+gap) + xFooter(0) + xFooter(1) + edge
+	ph := [2]float64{250, 160}
+	if l.h > 0 {
+		k := (l.h - fixed) / 410
+		if k < 0.5 {
+			return fixed + 205, nil
+		}
+		ph = [2]float64{250 * k, 160 * k}
 	}
-	cv.legend(names, map[string]any{"top": "50", "right": "40"})
-	cv.tooltip("axis", axisTooltip)
-	cv.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
-	title := fmt.Sprintf("%s: p99 and attainment against %s", first.Scenario.Name, xname)
-	sub := fmt.Sprintf("medians across %d seeds · shaded: min–max across seeds · SLO %g ms · %d replicas",
-		len(first.Seeds), slo, first.Scenario.Replicas())
-	cv.titles(title, sub,
-		panelTitle("p99 latency", "80", 78), panelTitle("SLO attainment", "80", 380))
-	return cv.figure(title)
+	var grids []opts.Grid
+	for g := range 2 {
+		l.block([]string{panels[g]}, fontText, left, "")
+		grids = append(grids, gridAt(left, l.y+stripH, pw, ph[g], l.w))
+		l.y += stripH + ph[g] + xFooter(g) + gap
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"] = []any{x.axis(0, "", nil), x.axis(1, sw.xname, map[string]any{"nameGap": xNameGap()})}
+	l.raw["yAxis"] = []any{yt[0].axis(0, "p99 (ms, log scale)", map[string]any{"nameGap": yNameGap(yt[0])}),
+		yt[1].axis(1, "attainment (%)", map[string]any{"nameGap": yNameGap(yt[1])})}
+	sw.series(l, names, curves, x, pw, yt, capRate, hasCap)
+	l.tooltip("axis", axisTooltip)
+	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
+	return l.y - gap + edge, nil
+}
+
+// caption says what the marks are and, for rate sweeps, where capacity is
+// and why p99 flattens beyond it.
+func (sw sweep) caption(capRate float64, hasCap bool) string {
+	first := sw.sw.Comparisons[0]
+	lines := []string{fmt.Sprintf("markers and lines: medians across %d seeds · whiskers: min–max across seeds · SLO %g ms · %s",
+		len(first.Seeds), first.Protocol.SLO, first.Scenario.Cluster())}
+	if hasCap {
+		lines = append(lines, fmt.Sprintf("capacity %.0f req/s: the replicas' service rates summed, for requests of the %g ms reference demand", capRate, engine.ReferenceDemand),
+			fmt.Sprintf("a plateau at the top is an artefact of the %g s window with no draining: once a policy overloads a replica, requests still queued there at the cutoff have no latency (they count as unfinished), so p99 stops growing with the backlog",
+				first.Protocol.Measure/1000))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// series adds the whiskers, median lines and reference marks.
+func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw float64, yt [2]ticks, capRate float64, hasCap bool) {
+	for i, name := range names { // lines first: the legend draws a name as its first series
+		st := l.style(name)
+		for g := range 2 {
+			l.addLine(medianLine(name, st, g, curves[i][g].median), st.Dash)
+		}
+	}
+	for i, name := range names {
+		for g := range 2 {
+			l.extra[len(l.rect.MultiSeries)] = map[string]any{"z": 1} // under the lines
+			l.add(whiskers(name, l.color(name), g, curves[i][g].band, float64(i)-float64(len(names)-1)/2))
+		}
+	}
+	slo := sw.sw.Comparisons[0].Protocol.SLO
+	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", slo) }))
+	l.labels(0, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
+		font: fontSmallest, align: "right", color: neutral}})
+	if !hasCap {
+		return
+	}
+	for g := range 2 {
+		l.add(marks(g, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", round(capRate, 2)) }))
+	}
+	text := fmt.Sprintf("capacity %.0f req/s", capRate)
+	align := anchor(x.px(capRate, pw), fontSmallest.width(text), 0, pw)
+	l.labels(0, []placed{{x: capRate, y: yt[0].min, top: true, dy: -stripH + 1,
+		lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
+}
+
+// isRateSweep tells whether the sweep's x is the arrival rate (each
+// point's X is its rate, as engine.RateSweep makes them, or unset) over one
+// cluster (every point has the same replicas and demand), so that one
+// capacity holds for all of it.
+func isRateSweep(sw *engine.SweepResult) bool {
+	first := sw.Points[0].Scenario
+	for _, p := range sw.Points {
+		if (p.X != 0 && p.X != p.Scenario.Rate) || !slices.Equal(p.Scenario.Speeds, first.Speeds) || p.Scenario.Demand != first.Demand {
+			return false
+		}
+	}
+	return true
+}
+
+// capacity is the cluster's service capacity (req/s): the sum over
+// replicas of the rate at which
+// each serves requests of the mean demand (the reference demand, 11 ms, for
+// the token model, which is calibrated to it). It is what the queueing
+// hockey stick bends at.
+func capacity(s engine.Scenario) (float64, bool) {
+	mean := engine.ReferenceDemand
+	if s.Demand.Kind != engine.TokenDemand && s.Demand.Mean > 0 {
+		mean = s.Demand.Mean
+	}
+	var total float64
+	for _, speed := range s.Speeds {
+		if speed <= 0 {
+			return 0, false
+		}
+		total += 1000 / (speed * mean / engine.ReferenceDemand)
+	}
+	return total, len(s.Speeds) > 0
 }
 
 // sweepOrder checks a sweep and returns its points in increasing x, with
@@ -102,7 +213,7 @@ func sweepOrder(sw *engine.SweepResult) ([]int, []float64, error) {
 			return nil, nil, fmt.Errorf("plot: sweep point %q compares %v, the first point %v; every point needs the same policies", p.Label, policyNames(sw.Comparisons[i]), names)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(xs[a], xs[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(xs[a], xs[b]) })
 	for k := 1; k < len(order); k++ {
 		if xs[order[k]] == xs[order[k-1]] {
 			return nil, nil, fmt.Errorf("plot: sweep points %q and %q are both at x = %g; each point needs its own x", sw.Points[order[k-1]].Label, sw.Points[order[k]].Label, xs[order[k]])
@@ -111,18 +222,8 @@ func sweepOrder(sw *engine.SweepResult) ([]int, []float64, error) {
 	return order, xs, nil
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// curve is one policy's medians and min–max band along the sweep, and the
-// band's lowest and highest values.
+// curve is one policy's medians and min–max whiskers along the sweep, and
+// the whiskers' lowest and highest values.
 type curve struct {
 	median, band []any
 	lo, hi       float64
@@ -130,7 +231,6 @@ type curve struct {
 
 func sweepSeries(sw *engine.SweepResult, order []int, xs []float64, pi int) (p99, att curve) {
 	p99.lo, p99.hi, att.lo, att.hi = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	var prevP, prevA []float64
 	for _, i := range order {
 		pr := sw.Comparisons[i].Policies[pi]
 		x, sm := xs[i], pr.Summary
@@ -139,49 +239,49 @@ func sweepSeries(sw *engine.SweepResult, order []int, xs []float64, pi int) (p99
 			atts = append(atts, 100*r.Attainment)
 		}
 		aLo, aHi := engine.MinMax(atts)
-		p99.add(x, sm.MedianP99, sm.P99Min, sm.P99Max, &prevP,
+		p99.add(x, sm.MedianP99, sm.P99Min, sm.P99Max,
 			fmt.Sprintf("p99 %s (range %s – %s)", ms(sm.MedianP99), ms(sm.P99Min), ms(sm.P99Max)))
-		att.add(x, 100*sm.MedianAttainment, aLo, aHi, &prevA,
+		att.add(x, 100*sm.MedianAttainment, aLo, aHi,
 			fmt.Sprintf("attainment %s (range %s – %s)", pct(sm.MedianAttainment), pct(aLo/100), pct(aHi/100)))
 	}
 	return p99, att
 }
 
-// add appends a point: the median (a gap when undefined) and the band
-// segment from the previous defined point.
-func (c *curve) add(x, median, lo, hi float64, prev *[]float64, tip string) {
+// add appends a point: the median (a gap when undefined) and its min–max
+// whisker.
+func (c *curve) add(x, median, lo, hi float64, tip string) {
 	if !defined(median) {
 		c.median = append(c.median, []any{x, "-"})
-		*prev = nil
 		return
 	}
 	c.median = append(c.median, item([]any{x, round(median, 3)}, tip))
 	c.lo, c.hi = math.Min(c.lo, lo), math.Max(c.hi, hi)
-	if *prev != nil {
-		p := *prev
-		c.band = append(c.band, []any{p[0], round(p[1], 3), round(p[2], 3), x, round(lo, 3), round(hi, 3)})
-	}
-	*prev = []float64{x, lo, hi}
+	c.band = append(c.band, []any{x, round(lo, 3), round(hi, 3)})
 }
 
-// bandSegment fills the quadrilateral between two consecutive points'
-// min–max ranges ([x0, lo0, hi0, x1, lo1, hi1]) in the series' colour.
-const bandSegment = `function (params, api) {
-  var a = api.coord([api.value(0), api.value(1)]), b = api.coord([api.value(3), api.value(4)]);
-  var c = api.coord([api.value(3), api.value(5)]), d = api.coord([api.value(0), api.value(2)]);
-  return {type: "polygon", shape: {points: [a, b, c, d]}, style: {fill: api.visual("color"), opacity: 0.16}, silent: true};
+// whiskerAt draws [x, lo, hi] items as a vertical min–max range with end
+// caps, shifted sideways by the series' offset (px), in its colour.
+const whiskerAt = `function (params, api) {
+  var dx = %g, a = api.coord([api.value(0), api.value(1)]), b = api.coord([api.value(0), api.value(2)]);
+  var st = {stroke: api.visual("color"), lineWidth: 1.5}, x = a[0] + dx;
+  return {type: "group", silent: true, children: [
+    {type: "line", shape: {x1: x, y1: a[1], x2: x, y2: b[1]}, style: st},
+    {type: "line", shape: {x1: x - 3, y1: a[1], x2: x + 3, y2: a[1]}, style: st},
+    {type: "line", shape: {x1: x - 3, y1: b[1], x2: x + 3, y2: b[1]}, style: st}]};
 }`
 
-func band(name, color string, grid int, data []any) charts.SingleSeries {
+// whiskers are a policy's min–max ranges, offset by slot × 5 px so the
+// policies' whiskers stand side by side.
+func whiskers(name, color string, grid int, data []any, slot float64) charts.SingleSeries {
 	return charts.SingleSeries{Name: name, Type: "custom", XAxisIndex: grid, YAxisIndex: grid,
-		RenderItem: opts.FuncOpts(bandSegment), Encode: &opts.Encode{X: []int{0, 3}, Y: []int{1, 2, 4, 5}},
+		RenderItem: opts.FuncOpts(fmt.Sprintf(whiskerAt, 5*slot)), Encode: &opts.Encode{X: []int{0}, Y: []int{1, 2}},
 		ItemStyle: &opts.ItemStyle{Color: color}, Data: data}
 }
 
-func medianLine(name, color string, grid int, data []any) charts.SingleSeries {
+func medianLine(name string, st style, grid int, data []any) charts.SingleSeries {
 	return charts.SingleSeries{Name: name, Type: "line", XAxisIndex: grid, YAxisIndex: grid, Data: data,
-		Symbol: "circle", SymbolSize: 7, ItemStyle: &opts.ItemStyle{Color: color},
-		LineStyle: &opts.LineStyle{Color: color, Width: 2}}
+		Symbol: string(st.Marker), SymbolSize: 8, ItemStyle: &opts.ItemStyle{Color: st.Color},
+		LineStyle: &opts.LineStyle{Color: st.Color, Width: 2}}
 }
 
 // attMin is the attainment axis' lower end: zero unless every value is

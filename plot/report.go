@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"html"
-	"os"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
@@ -26,7 +25,7 @@ func Report(c *engine.Comparison, options ...Option) (*ComparisonReport, error) 
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
-	s, err := applyOptions(options, defaultWidth, defaultHeight)
+	s, err := applyOptions(options, defaultWidth)
 	if err != nil {
 		return nil, err
 	}
@@ -120,5 +119,5 @@ func (r *ComparisonReport) WriteFile(path string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, page, 0o644)
+	return WriteFile(path, page)
 }

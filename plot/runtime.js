@@ -85,14 +85,11 @@ function (spec) {
   function mount(echarts) {
     var theme = spec.theme === "auto" ? detect() : spec.theme;
     el.setAttribute("data-routelab-theme", theme);
-    el.textContent = ""; // the placeholder for pages without scripts
+    el.textContent = ""; // the placeholder or static figure for pages without scripts
+    el.style.height = spec.height + "px";
+    el.style.maxWidth = "";
     var chart = echarts.init(el, theme === "dark" ? "dark" : null, { renderer: "canvas" });
     var option = spec.option();
-    if (spec.still) {
-      // Exported images are for write-ups: no animation, no toolbox icons.
-      option.animation = false;
-      [].concat(option.toolbox || []).forEach(function (t) { t.show = false; });
-    }
     var tb = option.toolbox, save = tb && tb.feature && tb.feature.saveAsImage;
     if (save && !save.backgroundColor) save.backgroundColor = theme === "dark" ? "#100c2a" : "#ffffff";
     chart.on("finished", function () { el.setAttribute("data-routelab-state", "ready"); });

@@ -13,10 +13,13 @@ import (
 
 // StudyHeatmap draws the exploration-weight study: a heat map of Adaptive's
 // development attainment per weight (columns) and condition (rows), each
-// cell the mean over the development seeds, with a first row holding each
-// weight's selection score (the mean over conditions); the selected weight's
-// column is outlined in the accent colour. Beside it, each policy's mean
-// attainment on the validation seeds.
+// cell the mean over the development seeds, on viridis (perceptually
+// uniform, colour-blind safe, readable in greyscale), with a first row
+// holding each weight's selection score (the mean over conditions) written
+// with as many decimals as it takes to tell the weights apart; the selected
+// weight's column is outlined in the accent colour, and the subtitle gives
+// its margin over the runner-up. Beside it (or under it, when narrow),
+// each policy's mean attainment on the validation seeds.
 func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
 	if st == nil {
 		return nil, errors.New("plot: nil study")
@@ -26,80 +29,190 @@ func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
 	if len(conds) == 0 || len(weights) == 0 || len(st.Weights) != len(weights) {
 		return nil, fmt.Errorf("plot: study %q has %d conditions, %d weights and %d weight scores; it needs conditions and a score per weight (a result of engine.RunStudy)", st.Config.Name, len(conds), len(weights), len(st.Weights))
 	}
-	rows := len(conds) + 1
-	s, err := applyOptions(options, 1000, max(440, 190+22*rows))
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
-	hm := charts.NewHeatMap()
 	var validated []string
 	for _, v := range st.Validation {
 		validated = append(validated, v.Name)
 	}
-	cv := newCanvas(hm, &hm.RectChart, "study", s, validated)
-	hm.SetGlobalOptions(charts.WithGridOpts(
-		opts.Grid{Left: "190", Width: "42%", Top: "96", Bottom: "84"},
-		opts.Grid{Left: "77%", Width: "19%", Top: "96", Height: strconv.Itoa(40 * max(len(st.Validation), 1))}))
-	cols := make([]string, len(weights))
-	sel := -1
-	for i, w := range weights {
-		cols[i] = strconv.FormatFloat(w, 'g', -1, 64)
-		if w == st.SelectedC {
-			sel = i
+	title := "adaptive's attainment by exploration weight c"
+	return s.build(figure{kind: "study", title: title, names: validated, chart: heatMapChart,
+		draw: func(l *layout) (float64, error) { return drawStudy(l, st, conds, title) }})
+}
+
+// studyGeometry is the study figure's layout at one width.
+type studyGeometry struct {
+	rowLabels, cols []string
+	sel             int
+	labelW, colW    float64 // row label column, heat map column
+	side            bool    // validation beside the heat map
+	valLeft, valW   float64 // validation grid
+	valX            float64 // validation block, names included
+	valNames        []string
+	valTicks        ticks
+}
+
+// Heat map rows, validation rows and the colour bar.
+const (
+	heatRowH = 22.0
+	valRowH  = 30.0
+	barH     = 12.0
+)
+
+func newStudyGeometry(l *layout, st *engine.StudyResult, conds []engine.Condition, c cells) *studyGeometry {
+	g := &studyGeometry{rowLabels: []string{"all conditions (score)"}, sel: c.sel}
+	for _, cd := range conds {
+		g.rowLabels = append(g.rowLabels, fmt.Sprintf("%s · %s · %g/s", cd.Scenario, cd.Heterogeneity, cd.Rate))
+	}
+	for _, w := range st.Config.Weights {
+		g.cols = append(g.cols, strconv.FormatFloat(w, 'g', -1, 64))
+	}
+	g.labelW = fontSmall.widest(g.rowLabels) + 8
+	colMin := math.Max(36, math.Max(fontSmallest.widest(c.labels)+10, g.colLabelW()+10))
+	for _, v := range st.Validation {
+		g.valNames = append(g.valNames, v.Name)
+	}
+	nameW := fontText.widest(g.valNames) + 8
+	room := l.w - 2*edge
+	g.side = g.labelW+colMin*float64(len(g.cols))+32+nameW+140 <= room
+	if g.side {
+		g.colW = math.Min(90, (room-g.labelW-32-nameW-140)/float64(len(g.cols)))
+		g.valLeft = edge + g.labelW + g.colW*float64(len(g.cols)) + 32 + nameW
+	} else {
+		g.colW = math.Min(110, (room-g.labelW)/float64(len(g.cols)))
+		g.valLeft = edge + nameW
+	}
+	g.valW = l.w - edge - g.valLeft
+	g.valX = g.valLeft - nameW
+	g.valTicks = linearTicks(0, 100, g.valW, true, 5)
+	return g
+}
+
+// colLabelW is the widest weight label, the selected one in bold with a
+// check mark.
+func (g *studyGeometry) colLabelW() float64 {
+	w := fontText.widest(g.cols)
+	if g.sel >= 0 {
+		w = math.Max(w, font{fontText.size, true}.width(g.cols[g.sel]+" ✓"))
+	}
+	return w
+}
+
+func drawStudy(l *layout, st *engine.StudyResult, conds []engine.Condition, title string) (float64, error) {
+	c := studyCells(st, conds)
+	l.heading(title, studyCaption(st, c))
+	g := newStudyGeometry(l, st, conds, c)
+	heatTop := l.y + fontText.lineHeight() + xNameGap()
+	heatH := heatRowH * float64(len(g.rowLabels))
+	heatW := g.colW * float64(len(g.cols))
+	l.add(charts.SingleSeries{Name: "development attainment", Type: "heatmap", XAxisIndex: 0, YAxisIndex: 0, Data: c.items,
+		Label: &opts.Label{Show: opts.Bool(true), FontSize: float32(fontSmallest.size)}})
+	barTop := heatTop + heatH + gap
+	l.raw["visualMap"] = colourBar(c.lo, c.hi, edge, barTop, l.w-2*edge)
+	bottom := barTop + barH + 4
+	head := fontText.wrap(fmt.Sprintf("validation: mean attainment over %d seeds per condition", len(st.Config.ValidationSeeds)), l.w-edge-g.valX)
+	headH := float64(len(head)) * fontText.lineHeight()
+	valTop := math.Max(heatTop, l.y+headH+6)
+	if !g.side {
+		valTop = bottom + gap + headH + 6
+	}
+	l.text(head, fontText, g.valX, valTop-headH-6, "")
+	valH := valRowH * float64(len(g.valNames))
+	l.rect.SetGlobalOptions(charts.WithGridOpts(gridAt(edge+g.labelW, heatTop, heatW, heatH, l.w), gridAt(g.valLeft, valTop, g.valW, valH, l.w)))
+	l.raw["xAxis"] = []any{heatXAxis(g), g.valTicks.axis(1, "mean attainment (%)", map[string]any{"nameGap": xNameGap()})}
+	l.raw["yAxis"] = []any{map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(g.rowLabels), "inverse": true,
+		"axisLabel": map[string]any{"interval": 0, "fontSize": fontSmall.size, "lineHeight": fontSmall.lineHeight()}, "splitArea": map[string]any{"show": false}},
+		policyAxis(1, g.valNames, true)}
+	l.raw["legend"] = map[string]any{"show": false}
+	validationBars(l, st.Validation)
+	l.tooltip("item", itemTooltip)
+	return math.Max(bottom, valTop+valH+xFooter(1)) + edge, nil
+}
+
+// heatXAxis is the weights axis on top of the heat map, the selected
+// weight in bold accent with a check mark.
+func heatXAxis(g *studyGeometry) map[string]any {
+	return map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(g.cols), "position": "top",
+		"name": "exploration weight c", "nameLocation": "middle", "nameGap": xNameGap(),
+		"axisLabel": map[string]any{"interval": 0, "fontSize": fontText.size, "lineHeight": fontText.lineHeight(),
+			"formatter": code(selectedLabel(g.cols, g.sel)),
+			"rich":      map[string]any{"sel": map[string]any{"color": AccentColor, "fontWeight": "bold", "fontSize": fontText.size}}}}
+}
+
+// studyCaption names the study, says what a cell is, and gives the
+// selected weight's margin over the next best.
+func studyCaption(st *engine.StudyResult, c cells) string {
+	line := fmt.Sprintf("study %q · development: mean attainment over %d seeds per condition · colour: viridis",
+		st.Config.Name, len(st.Config.DevelopmentSeeds))
+	return line + "\n" + selectionLine(st, c.scoreDecimals)
+}
+
+// selectionLine says which weight was selected and by how much its score
+// beats the runner-up's.
+func selectionLine(st *engine.StudyResult, d int) string {
+	best, next := -1, -1
+	for i, sc := range st.Weights {
+		if !defined(sc.MeanAttainment) {
+			continue
+		}
+		switch {
+		case sc.C == st.SelectedC:
+			best = i
+		case next < 0 || sc.MeanAttainment > st.Weights[next].MeanAttainment:
+			next = i
 		}
 	}
-	labels := []string{"all conditions (score)"}
-	for _, c := range conds {
-		labels = append(labels, fmt.Sprintf("%s · %s · %g/s", c.Scenario, c.Heterogeneity, c.Rate))
+	if best < 0 {
+		return fmt.Sprintf("selected c = %g", st.SelectedC)
 	}
-	cells, lo, hi := studyCells(st, conds, sel)
-	cv.add(charts.SingleSeries{Name: "development attainment", Type: "heatmap", XAxisIndex: 0, YAxisIndex: 0, Data: cells,
-		Label: &opts.Label{Show: opts.Bool(true), Color: "#1f2328", FontSize: 10,
-			Formatter: string(opts.FuncOpts(`function (p) { return p.value[2].toFixed(1); }`))}})
-	names := validationBars(cv, st.Validation)
-	cv.raw["xAxis"] = []any{
-		map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(cols), "position": "top",
-			"name": "exploration weight c", "nameLocation": "middle", "nameGap": 24,
-			"axisLabel": map[string]any{"interval": 0, "formatter": string(opts.FuncOpts(selectedLabel(cols, sel))),
-				"rich": map[string]any{"sel": map[string]any{"color": AccentColor, "fontWeight": "bold"}}}},
-		valueAxis(1, "value", "mean attainment (%)", map[string]any{"min": 0, "max": 100, "nameGap": 26}),
+	line := fmt.Sprintf("selected c = %g: score %s%%", st.SelectedC, strconv.FormatFloat(100*st.Weights[best].MeanAttainment, 'f', d, 64))
+	if next >= 0 {
+		margin := 100 * (st.Weights[best].MeanAttainment - st.Weights[next].MeanAttainment)
+		line += fmt.Sprintf(", %s pp above the next best, c = %g (%s%%)", strconv.FormatFloat(margin, 'f', d, 64), st.Weights[next].C,
+			strconv.FormatFloat(100*st.Weights[next].MeanAttainment, 'f', d, 64))
 	}
-	cv.raw["yAxis"] = []any{
-		map[string]any{"type": "category", "gridIndex": 0, "data": strings2any(labels), "inverse": true,
-			"axisLabel": map[string]any{"interval": 0, "fontSize": 11}, "splitArea": map[string]any{"show": false}},
-		policyAxis(1, names, true),
-	}
-	cv.raw["legend"] = map[string]any{"show": false}
-	cv.raw["visualMap"] = map[string]any{"type": "continuous", "seriesIndex": 0, "dimension": 2,
-		"min": lo, "max": hi, "calculable": false, "orient": "horizontal", "left": "190", "bottom": "8",
-		"itemWidth": 12, "itemHeight": 160, "text": []any{fmt.Sprintf("%.1f%%", hi), fmt.Sprintf("%.1f%%  attainment", lo)},
-		"inRange": map[string]any{"color": []any{"#f4b9a8", "#f8e3a1", "#b7e4c7", "#74c69d"}}}
-	cv.tooltip("item", itemTooltip)
-	title := "adaptive's attainment by exploration weight c"
-	sub := fmt.Sprintf("study %q · development: mean over %d seeds per condition · selected c = %g (highest score)",
-		st.Config.Name, len(st.Config.DevelopmentSeeds), st.SelectedC)
-	cv.titles(title, sub, panelTitle(fmt.Sprintf("validation: %d seeds per condition", len(st.Config.ValidationSeeds)), "77%", 72))
-	return cv.figure(title)
+	return line
+}
+
+// colourBar is the heat map's colour scale: viridis over [lo, hi], a bar
+// of at most 160 px under the map with its ends' values beside it.
+func colourBar(lo, hi, left, top, room float64) map[string]any {
+	loText, hiText := fmt.Sprintf("%.1f%%  attainment", lo), fmt.Sprintf("%.1f%%", hi)
+	length := math.Max(40, math.Min(160, room-fontText.width(loText)-fontText.width(hiText)-20))
+	return map[string]any{"type": "continuous", "seriesIndex": 0, "dimension": 2, "min": lo, "max": hi, "calculable": false,
+		"orient": "horizontal", "left": round(left, 1), "top": round(top, 1), "padding": 0, "textGap": 10,
+		"itemWidth": barH, "itemHeight": length, "text": []any{hiText, loText},
+		"textStyle": map[string]any{"fontSize": fontText.size, "lineHeight": fontText.lineHeight()},
+		"inRange":   map[string]any{"color": strings2any(viridis)}}
+}
+
+// cells are the heat map's items, their label texts, the range of their
+// values, the selected weight's column and the decimals of the score row.
+type cells struct {
+	items         []any
+	labels        []string
+	lo, hi        float64
+	sel           int
+	scoreDecimals int
 }
 
 // studyCells are the heat map's items: [weight, row, attainment %], the
-// first row the selection score, the selected weight's cells outlined.
-func studyCells(st *engine.StudyResult, conds []engine.Condition, sel int) (cells []any, lo, hi float64) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	cell := func(wi, row int, v float64, tip string) {
-		if !defined(v) {
-			return // no cohort arrivals in any seed: no attainment
-		}
-		lo, hi = math.Min(lo, 100*v), math.Max(hi, 100*v)
-		it := item([]any{wi, row, round(100*v, 1)}, tip)
-		if wi == sel {
-			it["itemStyle"] = map[string]any{"borderColor": AccentColor, "borderWidth": 2}
-		}
-		cells = append(cells, it)
-	}
+// first row the selection score, the selected weight's cells outlined,
+// each labelled in black or white, whichever reads on its colour.
+func studyCells(st *engine.StudyResult, conds []engine.Condition) cells {
+	c := cells{lo: math.Inf(1), hi: math.Inf(-1), sel: -1, scoreDecimals: scoreDecimals(st)}
+	values := map[[2]int]float64{}
+	tips := map[[2]int]string{}
 	for wi, w := range st.Config.Weights {
+		if w == st.SelectedC {
+			c.sel = wi
+		}
 		sc := st.Weights[wi]
-		cell(wi, 0, sc.MeanAttainment, fmt.Sprintf("c = %g: selection score %s\n(mean over %d conditions, %d runs)", w, pct(sc.MeanAttainment), len(conds), sc.Runs))
+		values[[2]int{wi, 0}] = sc.MeanAttainment
+		tips[[2]int{wi, 0}] = fmt.Sprintf("c = %g: selection score %s%%\n(mean over %d conditions, %d runs)", w,
+			strconv.FormatFloat(100*sc.MeanAttainment, 'f', c.scoreDecimals, 64), len(conds), sc.Runs)
 		for ci, cond := range conds {
 			var att []float64
 			for _, r := range st.Development {
@@ -107,13 +220,65 @@ func studyCells(st *engine.StudyResult, conds []engine.Condition, sel int) (cell
 					att = append(att, r.Result.Attainment)
 				}
 			}
-			cell(wi, ci+1, engine.Mean(att), fmt.Sprintf("c = %g, %s\nmean attainment %s over %d seeds", w, cond, pct(engine.Mean(att)), len(att)))
+			values[[2]int{wi, ci + 1}] = engine.Mean(att)
+			tips[[2]int{wi, ci + 1}] = fmt.Sprintf("c = %g, %s\nmean attainment %s over %d seeds", w, cond, pct(engine.Mean(att)), len(att))
 		}
 	}
-	if math.IsInf(lo, 1) {
-		lo, hi = 0, 100
+	for _, v := range values {
+		if defined(v) {
+			c.lo, c.hi = math.Min(c.lo, 100*v), math.Max(c.hi, 100*v)
+		}
 	}
-	return cells, math.Floor(lo), math.Ceil(hi)
+	if math.IsInf(c.lo, 1) {
+		c.lo, c.hi = 0, 100
+	}
+	c.lo, c.hi = math.Floor(c.lo), math.Max(math.Ceil(c.hi), math.Floor(c.lo)+1)
+	for wi := range st.Config.Weights {
+		for row := 0; row <= len(conds); row++ {
+			c.add(wi, row, values[[2]int{wi, row}], tips[[2]int{wi, row}])
+		}
+	}
+	return c
+}
+
+// add appends one cell (none when undefined: no cohort arrivals in any
+// seed, no attainment).
+func (c *cells) add(wi, row int, v float64, tip string) {
+	if !defined(v) {
+		return
+	}
+	d := 1
+	if row == 0 {
+		d = c.scoreDecimals
+	}
+	text := strconv.FormatFloat(100*v, 'f', d, 64)
+	it := item([]any{wi, row, round(100*v, 4)}, tip)
+	it["label"] = map[string]any{"formatter": text, "color": inkOn(viridisAt((100*v - c.lo) / (c.hi - c.lo)))}
+	if wi == c.sel {
+		it["itemStyle"] = map[string]any{"borderColor": AccentColor, "borderWidth": 2}
+	}
+	c.items = append(c.items, it)
+	c.labels = append(c.labels, text)
+}
+
+// scoreDecimals is how many decimals the selection scores need for the
+// selected weight's to differ from every other's (at least 1, at most 4).
+func scoreDecimals(st *engine.StudyResult) int {
+	for d := 1; d < 4; d++ {
+		distinct := true
+		for _, a := range st.Weights {
+			for _, b := range st.Weights {
+				fa, fb := strconv.FormatFloat(100*a.MeanAttainment, 'f', d, 64), strconv.FormatFloat(100*b.MeanAttainment, 'f', d, 64)
+				if a.C == st.SelectedC && b.C != a.C && fa == fb {
+					distinct = false
+				}
+			}
+		}
+		if distinct {
+			return d
+		}
+	}
+	return 4
 }
 
 // selectedLabel marks the selected weight's column label.
@@ -124,30 +289,45 @@ func selectedLabel(cols []string, sel int) string {
 	return `function (v) { return v === ` + jsString(cols[sel]) + ` ? "{sel|" + v + " ✓}" : v; }`
 }
 
-// validationBars adds one bar per validated policy and returns their names.
-func validationBars(cv *canvas, scores []engine.Score) []string {
-	names := make([]string, len(scores))
-	for i, sc := range scores {
-		names[i] = sc.Name
+// validationBars adds one bar per validated policy, labelled with as many
+// decimals as it takes to tell the policies apart.
+func validationBars(l *layout, scores []engine.Score) {
+	d := 1
+	for d < 3 && !distinctAt(scores, d) {
+		d++
 	}
 	for i, sc := range scores {
 		data := make([]any, len(scores))
 		for k := range data {
 			data[k] = "-"
 		}
+		label := ""
 		if defined(sc.MeanAttainment) {
 			tip := fmt.Sprintf("mean attainment %s over %d runs", pct(sc.MeanAttainment), sc.Runs)
 			if defined(sc.C) {
 				tip += fmt.Sprintf(" (c = %g)", sc.C)
 			}
-			data[i] = map[string]any{"value": round(100*sc.MeanAttainment, 3), "tip": tip}
+			data[i] = map[string]any{"value": round(100*sc.MeanAttainment, 4), "tip": tip}
+			label = strconv.FormatFloat(100*sc.MeanAttainment, 'f', d, 64) + "%"
 		}
-		color := cv.color(sc.Name)
-		cv.add(charts.SingleSeries{Name: sc.Name, Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "validation",
+		color := l.color(sc.Name)
+		l.add(charts.SingleSeries{Name: sc.Name, Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "validation",
 			BarWidth: "56%", ItemStyle: &opts.ItemStyle{Color: tint(color, 0.12), BorderColor: color, BorderWidth: 1},
-			Label: &opts.Label{Show: opts.Bool(true), Position: "insideLeft", Formatter: pct(sc.MeanAttainment),
-				FontSize: 11, FontWeight: "bold", Color: color},
+			Label: &opts.Label{Show: opts.Bool(label != ""), Position: "insideLeft", Formatter: label,
+				FontSize: float32(fontValue.size), FontWeight: "bold", Color: color},
 			Data: data})
 	}
-	return names
+}
+
+// distinctAt tells whether the scores differ at d decimals (in percent).
+func distinctAt(scores []engine.Score, d int) bool {
+	seen := map[string]bool{}
+	for _, sc := range scores {
+		t := strconv.FormatFloat(100*sc.MeanAttainment, 'f', d, 64)
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+	}
+	return true
 }

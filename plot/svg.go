@@ -77,13 +77,12 @@ type svgRuntime struct {
 	draw goja.Callable
 }
 
-// drawJS renders one option; the chart is disposed whatever happens.
+// drawJS renders one (static) option; the chart is disposed whatever
+// happens.
 const drawJS = `(function (option, width, height, theme, background) {
   var chart = echarts.init(null, theme === "dark" ? "dark" : null,
     { renderer: "svg", ssr: true, width: width, height: height });
   try {
-    option.animation = false;
-    [].concat(option.toolbox || []).forEach(function (t) { t.show = false; });
     option.backgroundColor = background;
     chart.setOption(option);
     return chart.renderToSVGString();
@@ -111,6 +110,9 @@ func (r *SVGRenderer) newRuntime() (*svgRuntime, error) {
 	if _, err := vm.RunProgram(r.program); err != nil {
 		return nil, fmt.Errorf("loading ECharts: %w", err)
 	}
+	if err := measureWithMetrics(vm); err != nil {
+		return nil, err
+	}
 	fn, err := vm.RunString(drawJS)
 	if err != nil {
 		return nil, err
@@ -120,6 +122,21 @@ func (r *SVGRenderer) newRuntime() (*svgRuntime, error) {
 		return nil, errors.New("draw function did not compile to a function")
 	}
 	return &svgRuntime{vm: vm, draw: draw}, nil
+}
+
+// measureWithMetrics makes ECharts measure text with the metric table the
+// figures are laid out with (textmetrics.go), as a browser drawing the SVG
+// with DejaVu Sans would; without it zrender falls back to a Helvetica-like
+// estimate, and legends and labels laid out with it overlap when the SVG is
+// shown in DejaVu Sans.
+func measureWithMetrics(vm *goja.Runtime) error {
+	if err := vm.Set("__routelabMeasure", textWidthCSS); err != nil {
+		return err
+	}
+	_, err := vm.RunString(`echarts.setPlatformAPI({measureText: function (text, font) {
+  return {width: __routelabMeasure(String(text == null ? "" : text), String(font || "12px sans-serif"))};
+}})`)
+	return err
 }
 
 // installShims gives the library the browser globals it touches: timers
@@ -161,7 +178,7 @@ func (rt *svgRuntime) render(ctx context.Context, f *Figure) (svg string, health
 			healthy = false
 		}
 	}()
-	option, err := rt.vm.RunString("(" + f.optionJS + ")")
+	option, err := rt.vm.RunString("(" + f.staticJS + ")")
 	if err != nil {
 		return "", true, fmt.Errorf("option: %w", err)
 	}

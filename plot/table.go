@@ -76,7 +76,7 @@ func ComparisonTable(c *engine.Comparison) string {
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	best := bestValues(c, cols)
-	colors := pal.Assign(policyNames(c))
+	colors := pal.colors(policyNames(c))
 	for pi, p := range c.Policies {
 		s := p.Summary
 		fmt.Fprintf(&b, `<tr><td style="%stext-align:left;"><span style="display:inline-block;width:0.75em;height:0.75em;border-radius:2px;margin-right:0.45em;vertical-align:-0.05em;background:%s;"></span>%s</td>`,

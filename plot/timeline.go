@@ -20,12 +20,15 @@ const maxTimelinePoints = 400
 // Timeline draws one run over time in four panels sharing the time axis:
 // each replica's waiting queue, the rolling p99 (last 250 completions) with
 // the SLO, the throughput (trailing 1000 ms), and each replica's share of
-// the assignments made in each sample interval. The scenario's events are
-// marked on every panel: a failure and its recovery, a slowdown and its
-// restoration, a traffic change and its return are drawn as intervals,
-// anything unpaired as a dashed line. The run must have been recorded with
-// RunSpec.SampleEvery > 0. A run does not record its protocol: the SLO line
-// is at engine.DefaultSLO unless WithSLO says otherwise.
+// the assignments made in each sample interval. Replicas are greys with a
+// dash each (no policy is grey); the policy's lines take its colour. The
+// warm-up is shaded and the measurement window marked; the scenario's
+// events are shaded on every panel — a failure and its recovery, a
+// slowdown and its restoration, a traffic change and its return as
+// intervals, anything unpaired as a dashed line — and labelled above the
+// plots, overlapping labels on separate rows. The run must have been
+// recorded with RunSpec.SampleEvery > 0. A run does not record its
+// protocol: WithProtocol gives it (engine.DefaultProtocol otherwise).
 func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	if r == nil {
 		return nil, errors.New("plot: nil run")
@@ -33,10 +36,27 @@ func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	if r.Timeline == nil || len(r.Timeline.Points) == 0 {
 		return nil, fmt.Errorf("plot: Timeline of policy %q, seed %d: the run has no timeline; run it with RunSpec.SampleEvery > 0 (ms between samples, e.g. 50)", r.Policy, r.Seed)
 	}
-	s, err := applyOptions(options, 1000, 764)
+	s, err := applyOptions(options, 1000)
 	if err != nil {
 		return nil, err
 	}
+	title := fmt.Sprintf("%s on %s, seed %d", r.Policy, r.Scenario, r.Seed)
+	return s.build(figure{kind: "timeline", title: title, names: []string{r.Policy}, chart: lineChart,
+		draw: func(l *layout) (float64, error) { return drawTimeline(l, r, title) }})
+}
+
+// The timeline's panels: headings (the last is set from the share
+// window), axis names and preferred heights.
+var (
+	timelineHeads = [4]string{"waiting queue per replica", "rolling p99 (last 250 completions)", "throughput (trailing 1 s)", ""}
+	timelineUnits = [4]string{"queue (requests)", "p99 (ms)", "throughput (req/s)", "share (%)"}
+	timelinePH    = [4]float64{130, 100, 84, 100}
+)
+
+// sliderRoom is what the interactive zoom slider takes under the panels.
+const sliderRoom = 44.0
+
+func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error) {
 	tl := r.Timeline
 	pts, merged := bucket(tl.Points, maxTimelinePoints)
 	n := len(tl.Points[0].Waiting)
@@ -44,80 +64,166 @@ func Timeline(r *engine.RunResult, options ...Option) (*Figure, error) {
 	for i := range replicas {
 		replicas[i] = "replica " + strconv.Itoa(i+1)
 	}
-	line := charts.NewLine()
-	cv := newCanvas(line, &line.RectChart, "timeline", s, append(slices.Clone(replicas), r.Policy))
-	line.SetGlobalOptions(charts.WithToolboxOpts(Toolbox()), charts.WithDataZoomOpts(
-		opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"},
-		opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"}))
-	tops, heights := []int{100, 294, 434, 558}, []int{148, 100, 84, 110}
-	var grids []opts.Grid
-	var panels []map[string]any
-	var xAxes []any
-	heads := []string{"waiting queue per replica", "rolling p99 (last 250 completions)", "throughput (trailing 1 s)", ""}
-	units := []string{"queue (requests)", "p99 (ms)", "throughput (req/s)", "share (%)"}
-	end := math.Max(pts[len(pts)-1].At, lastEvent(r.Events)) / 1000
-	var yAxes []any
-	for g := range 4 {
-		grids = append(grids, opts.Grid{Left: "70", Right: "36", Top: strconv.Itoa(tops[g]), Height: strconv.Itoa(heights[g])})
-		panels = append(panels, panelTitle(heads[g], "70", tops[g]-22))
-		x := valueAxis(g, "value", "", map[string]any{"min": 0, "max": round(end, 3)})
-		if g == 3 {
-			x["name"], x["nameGap"] = "time (s)", 24
-		}
-		xAxes = append(xAxes, x)
-		y := valueAxis(g, "value", units[g], map[string]any{"nameGap": 44, "min": 0, "splitNumber": 3})
-		if g == 3 {
-			y["max"], y["interval"] = 100, 25
-		}
-		yAxes = append(yAxes, y)
-	}
-	line.SetGlobalOptions(charts.WithGridOpts(grids...))
-	cv.raw["xAxis"], cv.raw["yAxis"] = xAxes, yAxes
 	events := timelineEvents(r.Events)
-	for g := range 4 {
-		cv.add(eventSeries(g, events, g == 0))
-	}
 	share, window := shares(tl, merged)
-	panels[3]["text"] = fmt.Sprintf("share of assignments per %g s", window/1000)
-	timelineSeries(cv, r, pts, share, replicas)
-	slo := s.slo
-	cv.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = refLine("yAxis", slo, "SLO", "insideEndTop") }))
-	cv.legend(append(replicas, r.Policy), map[string]any{"top": "74", "right": "36"})
-	cv.tooltip("axis", timelineTooltip)
-	cv.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
-	title := fmt.Sprintf("%s on %s, seed %d", r.Policy, r.Scenario, r.Seed)
+	l.heading(title, timelineCaption(l.s.protocol, tl, n, merged, events))
+	l.legend(lineEntries(append(slices.Clone(replicas), r.Policy)), edge, l.w-2*edge)
+	end := math.Max(pts[len(pts)-1].At, lastEvent(r.Events)) / 1000
+	var yt [4]ticks
+	var gutter float64
+	for g := range 4 {
+		yt[g] = timelineTicks(g, pts, l.s.protocol.SLO)
+		gutter = math.Max(gutter, yGutter(yt[g]))
+	}
+	left := edge + gutter
+	x, pw := fitX(l.w, left, func(pw float64) ticks { return linearTicks(0, end, pw, true, 10) })
+	marksList := windowMarks(l.s.protocol, end, events)
+	rows, nrows := labelRows(marksList, x, pw)
+	heads := timelineHeads
+	heads[3] = fmt.Sprintf("share of assignments per %g s", window/1000)
+	ph, fixed := timelinePanelHeights(l, heads, pw, nrows)
+	if ph[0] < 0 {
+		return fixed, nil
+	}
+	timelinePanels(l, heads, x, yt, left, pw, ph, nrows)
+	for g := range 4 {
+		l.add(eventSeries(g, marksList))
+	}
+	l.labels(0, windowLabels(marksList, rows, yt[0].min, nrows))
+	timelineSeries(l, r, pts, share, replicas)
+	slo := l.s.protocol.SLO
+	l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
+	l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
+		font: fontSmallest, align: "right", color: neutral}})
+	l.tooltip("axis", timelineTooltip)
+	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
+	return l.y - gap + edge, nil
+}
+
+// timelinePanels places the four panels' headings, grids and axes (the
+// top panel's heading above the rows of event labels), and the zoom
+// controls of the interactive figure.
+func timelinePanels(l *layout, heads [4]string, x ticks, yt [4]ticks, left, pw float64, ph [4]float64, nrows int) {
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range 4 {
+		l.block(fontText.wrap(heads[g], pw), fontText, left, "")
+		if g == 0 {
+			l.y += float64(nrows)*fontSmall.lineHeight() + 4
+		}
+		grids = append(grids, gridAt(left, l.y+4, pw, ph[g], l.w))
+		xname := ""
+		if g == 3 {
+			xname = "time (s)"
+		}
+		xAxes = append(xAxes, x.axis(g, xname, map[string]any{"nameGap": xNameGap()}))
+		yAxes = append(yAxes, yt[g].axis(g, timelineUnits[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+		l.y += 4 + ph[g] + xFooter(boolInt(g == 3)) + gap
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	if !l.static {
+		l.rect.SetGlobalOptions(charts.WithDataZoomOpts(
+			opts.DataZoom{Type: "inside", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"},
+			opts.DataZoom{Type: "slider", XAxisIndex: []int{0, 1, 2, 3}, FilterMode: "none"}))
+		l.y += sliderRoom
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// timelineCaption says what was sampled, what is shaded and which events
+// happened.
+func timelineCaption(p engine.Protocol, tl *engine.Timeline, n, merged int, events []Event) string {
 	sub := fmt.Sprintf("%s · sampled every %g ms", plural(n, "replica", "replicas"), tl.EveryMs)
 	if merged > 1 {
 		sub += fmt.Sprintf(" · each point merges %d samples (peak queue and p99, mean throughput)", merged)
 	}
+	sub += fmt.Sprintf("\nlight shading: warm-up 0–%g s; measured %g–%g s (cohort: arrivals in the window, no draining after it)",
+		p.Warmup/1000, p.Warmup/1000, (p.Warmup+p.Measure)/1000)
 	if len(events) > 0 {
 		var names []string
 		for _, e := range events {
 			names = append(names, e.Label)
 		}
-		sub += "\nevents: " + strings.Join(names, " · ")
+		sub += "\nevents (darker shading, dashed lines): " + strings.Join(names, " · ")
 	}
-	cv.titles(title, sub, panels...)
-	return cv.figure(title)
+	return sub
+}
+
+// timelinePanelHeights are the panels' heights: the preferred ones, or
+// shares of a fixed height (-1 and the least height when it cannot fit).
+func timelinePanelHeights(l *layout, heads [4]string, pw float64, nrows int) ([4]float64, float64) {
+	fixed := l.y + float64(nrows)*fontSmall.lineHeight() + 4 + xFooter(1) + edge
+	for g := range 4 {
+		fixed += float64(len(fontText.wrap(heads[g], pw)))*fontText.lineHeight() + 4 + xFooter(0) + gap
+	}
+	if !l.static {
+		fixed += sliderRoom
+	}
+	ph := timelinePH
+	if l.h == 0 {
+		return ph, fixed
+	}
+	k := (l.h - fixed) / 414
+	if k < 0.5 {
+		return [4]float64{-1}, fixed + 207
+	}
+	for g := range ph {
+		ph[g] *= k
+	}
+	return ph, fixed
+}
+
+// timelineTicks is panel g's y axis: from zero to the panel's peak (the
+// SLO included on the p99 panel), 0–100 for shares.
+func timelineTicks(g int, pts []engine.TimelinePoint, slo float64) ticks {
+	var hi float64
+	for _, p := range pts {
+		switch g {
+		case 0:
+			for _, w := range p.Waiting {
+				hi = math.Max(hi, float64(w))
+			}
+		case 1:
+			if defined(p.P99) {
+				hi = math.Max(hi, p.P99)
+			}
+		case 2:
+			hi = math.Max(hi, p.Throughput)
+		}
+	}
+	switch g {
+	case 1:
+		hi = math.Max(hi, slo*1.3)
+	case 3:
+		hi = 100
+	}
+	return linearTicks(0, math.Max(hi, 1), timelinePH[g]/2, false, 4) // fits panels down to half their height
 }
 
 // timelineSeries adds the queue, p99, throughput and share series.
-func timelineSeries(cv *canvas, r *engine.RunResult, pts []engine.TimelinePoint, share [][]any, replicas []string) {
-	lineOf := func(name, id string, grid int, data []any) charts.SingleSeries {
-		c := cv.color(name)
-		return charts.SingleSeries{Name: name, Id: id, Type: "line", XAxisIndex: grid, YAxisIndex: grid, Data: data,
-			ShowSymbol: opts.Bool(false), Symbol: "none", ItemStyle: &opts.ItemStyle{Color: c},
-			LineStyle: &opts.LineStyle{Color: c, Width: 1.5}}
+func timelineSeries(l *layout, r *engine.RunResult, pts []engine.TimelinePoint, share [][]any, replicas []string) {
+	lineOf := func(name, id string, st style, grid int, data []any) {
+		l.addLine(charts.SingleSeries{Name: name, Id: id, Type: "line", XAxisIndex: grid, YAxisIndex: grid, Data: data,
+			ShowSymbol: opts.Bool(false), Symbol: string(st.Marker), ItemStyle: &opts.ItemStyle{Color: st.Color},
+			LineStyle: &opts.LineStyle{Color: st.Color, Width: 1.5}}, st.Dash)
 	}
 	for i, name := range replicas {
 		var queue []any
 		for _, p := range pts {
 			queue = append(queue, []any{round(p.At/1000, 3), p.Waiting[i]})
 		}
-		cv.add(lineOf(name, "q:"+name, 0, queue))
+		st := replicaStyle(i + 1)
+		lineOf(name, "q:"+name, st, 0, queue)
 		// Lines, not stacked areas: ECharts 5 stacks the x dimension when
 		// both axes are value axes.
-		cv.add(lineOf(name, "s:"+name, 3, share[i]))
+		lineOf(name, "s:"+name, st, 3, share[i])
 	}
 	var p99, thr []any
 	for _, p := range pts {
@@ -129,8 +235,9 @@ func timelineSeries(cv *canvas, r *engine.RunResult, pts []engine.TimelinePoint,
 		}
 		thr = append(thr, []any{t, round(p.Throughput, 2)})
 	}
-	cv.add(lineOf(r.Policy, "p:"+r.Policy, 1, p99))
-	cv.add(lineOf(r.Policy, "t:"+r.Policy, 2, thr))
+	st := l.style(r.Policy)
+	lineOf(r.Policy, "p:"+r.Policy, st, 1, p99)
+	lineOf(r.Policy, "t:"+r.Policy, st, 2, thr)
 }
 
 // shareWindow is the shortest span over which assignment shares are
@@ -199,7 +306,7 @@ const timelineTooltip = `function (ps) {
   for (var i = 0; i < ps.length; i++) {
     var p = ps[i], v = p.value, u = unit[String(p.seriesId).charAt(0)];
     if (!u || !v || v[1] === "-" || v[1] === undefined) continue;
-    out.push(p.marker + esc(p.seriesName) + ": " + (+(+v[1]).toFixed(1)) + u);
+    out.push(p.Marker + esc(p.seriesName) + ": " + (+(+v[1]).toFixed(1)) + u);
   }
   return out.join("<br>");
 }`
@@ -270,18 +377,101 @@ func eventLabel(e engine.Event) (string, func(engine.Event) bool) {
 	return string(e.Kind), nil
 }
 
-// eventSeries marks events on a grid; only the top panel labels them.
-func eventSeries(grid int, events []Event, labelled bool) charts.SingleSeries {
+// windowMarks are what the timeline shades and labels: the warm-up, the
+// measurement window and the run's events, in that order.
+func windowMarks(p engine.Protocol, end float64, events []Event) []timeMark {
+	w, cut := p.Warmup/1000, (p.Warmup+p.Measure)/1000
+	out := []timeMark{{Event{Label: fmt.Sprintf("warm-up 0–%g s", w), Start: 0, End: w}, "warm-up"}}
+	if w <= end {
+		out = append(out, timeMark{Event{Label: fmt.Sprintf("measured %g–%g s", w, cut), Start: w}, "window"})
+	}
+	for _, e := range events {
+		out = append(out, timeMark{e, "event"})
+	}
+	return out
+}
+
+// timeMark is a shaded interval or a line on the time axis, and what it
+// is: "warm-up", "window" or "event".
+type timeMark struct {
+	Event
+	kind string
+}
+
+// labelRows gives each mark's label a row of the strip above the top
+// panel: labels start at their mark (or end there, right-aligned, where
+// they would pass the right edge), and labels that would overlap go to
+// separate rows. It returns each label's row and alignment, and the count
+// of rows.
+func labelRows(ms []timeMark, x ticks, pw float64) ([]labelRow, int) {
+	lo, hi := make([]float64, len(ms)), make([]float64, len(ms))
+	out := make([]labelRow, len(ms))
+	for i, m := range ms {
+		px := (m.Start - x.min) / (x.max - x.min) * pw
+		w := fontSmall.width(m.Label)
+		out[i].align = "left"
+		if px+w > pw {
+			out[i].align = "right"
+			if m.End > m.Start {
+				px = (m.End - x.min) / (x.max - x.min) * pw
+			}
+		}
+		lo[i], hi[i] = span(px, w, out[i].align)
+	}
+	rows, n := rowsFor(lo, hi, 8)
+	for i := range out {
+		out[i].row = rows[i]
+	}
+	return out, n
+}
+
+// labelRow is where a mark's label goes.
+type labelRow struct {
+	row   int
+	align string
+}
+
+// windowLabels are the marks' labels in their rows (row 0 nearest the
+// plot).
+func windowLabels(ms []timeMark, rows []labelRow, y float64, nrows int) []placed {
+	var out []placed
+	for i, m := range ms {
+		at := m.Start
+		if rows[i].align == "right" && m.End > m.Start {
+			at = m.End
+		}
+		out = append(out, placed{x: at, y: y, top: true, dy: -float64(rows[i].row+1)*fontSmall.lineHeight() - 4,
+			lines: []string{m.Label}, font: fontSmall, align: rows[i].align, color: neutral})
+	}
+	return out
+}
+
+// eventSeries shades and draws the marks on a grid: the warm-up lighter
+// than events, the measurement window's start as a dotted line.
+func eventSeries(grid int, ms []timeMark) charts.SingleSeries {
 	return marks(grid, func(s *charts.SingleSeries) {
-		EventMarks(events...)(s)
-		if labelled {
-			return
+		var areas, lines []any
+		for _, m := range ms {
+			fill := "rgba(134,142,150,0.20)"
+			if m.kind == "warm-up" {
+				fill = "rgba(134,142,150,0.09)"
+			}
+			switch {
+			case m.End > m.Start:
+				areas = append(areas, []any{map[string]any{"xAxis": m.Start, "itemStyle": map[string]any{"color": fill}}, map[string]any{"xAxis": m.End}})
+			case m.kind == "window":
+				lines = append(lines, map[string]any{"xAxis": m.Start, "lineStyle": map[string]any{"type": "dotted"}})
+			default:
+				lines = append(lines, map[string]any{"xAxis": m.Start})
+			}
 		}
-		if s.MarkAreas != nil {
-			s.MarkAreas.MarkAreaStyle.Label = &opts.Label{Show: opts.Bool(false)}
+		if len(areas) > 0 {
+			s.MarkAreas = &opts.MarkAreas{Data: areas, MarkAreaStyle: opts.MarkAreaStyle{Label: &opts.Label{Show: opts.Bool(false)}}}
 		}
-		if s.MarkLines != nil {
-			s.MarkLines.MarkLineStyle.Label = &opts.Label{Show: opts.Bool(false)}
+		if len(lines) > 0 {
+			s.MarkLines = &opts.MarkLines{Data: lines, MarkLineStyle: opts.MarkLineStyle{
+				Symbol: []string{"none", "none"}, Label: &opts.Label{Show: opts.Bool(false)},
+				LineStyle: &opts.LineStyle{Color: eventColor, Type: "dashed", Width: 1}}}
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
@@ -35,6 +36,7 @@ type compareConfig struct {
 	figures       figureFiles
 	shard         shardFlags
 	scripts       policySet // the policy files of --policies, loaded by experiment
+	table         string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -61,7 +63,31 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.bind(cmd)
+	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the summary table (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	return cmd
+}
+
+// tableFormat is the format --table's extension asks for.
+func tableFormat(path string) (string, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".tex":
+		return plot.TableLaTeX, nil
+	case ".md":
+		return plot.TableMarkdown, nil
+	}
+	return "", fmt.Errorf("--table %s: unknown extension (want .tex for LaTeX or .md for Markdown)", path)
+}
+
+// comparisonTable is --table's content: the summary table in format, then
+// the paired table when p is not nil.
+func comparisonTable(res *engine.Comparison, p *engine.Paired, format string) (string, error) {
+	table, err := plot.ComparisonTableAs(res, format)
+	if err == nil && p != nil {
+		var paired string
+		paired, err = plot.PairedTableAs(p, format)
+		table += "\n" + paired
+	}
+	return table, err
 }
 
 // bind declares the flags of a comparison on cmd.
@@ -171,6 +197,13 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	if err := c.shard.check(cmd); err != nil {
 		return err
 	}
+	format := ""
+	if c.table != "" {
+		var err error
+		if format, err = tableFormat(c.table); err != nil {
+			return err
+		}
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	defer c.scripts.Close()
@@ -198,6 +231,15 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 	}
 	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
+	}
+	if format != "" {
+		table, err := comparisonTable(res, p, format)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+			return err
+		}
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
 		func(*plot.Figure) ([]byte, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
@@ -12,7 +11,7 @@ import (
 
 // figureFiles are the optional figure outputs of a command.
 type figureFiles struct {
-	html, svg, png string
+	html, svg, png, pdf string
 }
 
 func (f *figureFiles) bind(cmd *cobra.Command, what string) {
@@ -20,9 +19,10 @@ func (f *figureFiles) bind(cmd *cobra.Command, what string) {
 	fl.StringVar(&f.html, "html", "", "also write a standalone HTML report (works offline) to this file")
 	fl.StringVar(&f.svg, "svg", "", "also write the "+what+" figure as SVG to this file")
 	fl.StringVar(&f.png, "png", "", "also write the "+what+" figure as PNG to this file (needs Chromium)")
+	fl.StringVar(&f.pdf, "pdf", "", "also write the "+what+" figure as vector PDF to this file (needs Chromium)")
 }
 
-func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" }
+func (f *figureFiles) any() bool { return f.html != "" || f.svg != "" || f.png != "" || f.pdf != "" }
 
 // export builds the figure, only when a figure file was asked for, writes
 // it (page renders the HTML document) to the requested files, and says on
@@ -35,25 +35,24 @@ func (f *figureFiles) export(ctx context.Context, report io.Writer, build func()
 	if err != nil {
 		return err
 	}
-	for _, out := range []struct {
+	outputs := []struct {
 		path   string
 		render func() ([]byte, error)
 	}{
 		{f.html, func() ([]byte, error) { return page(fig) }},
-		{f.svg, func() ([]byte, error) {
-			svg, err := fig.SVGContext(ctx)
-			return []byte(svg), err
-		}},
+		{f.svg, func() ([]byte, error) { s, err := fig.SVGContext(ctx); return []byte(s), err }},
 		{f.png, func() ([]byte, error) { return fig.PNGContext(ctx) }},
-	} {
-		if out.path == "" {
+		{f.pdf, func() ([]byte, error) { return fig.PDFContext(ctx) }},
+	}
+	for _, o := range outputs {
+		if o.path == "" {
 			continue
 		}
-		data, err := out.render()
+		data, err := o.render()
 		if err != nil {
 			return err
 		}
-		if err := writeFile(report, out.path, data); err != nil {
+		if err := writeFile(report, o.path, data); err != nil {
 			return err
 		}
 	}
@@ -62,7 +61,7 @@ func (f *figureFiles) export(ctx context.Context, report io.Writer, build func()
 
 // writeFile writes data to path and reports it on report: "wrote PATH (SIZE)".
 func writeFile(report io.Writer, path string, data []byte) error {
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := plot.WriteFile(path, data); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(report, "wrote %s (%s)\n", path, byteSize(len(data)))

@@ -197,21 +197,21 @@ func TestBadKernelAndNotebookFiles(t *testing.T) {
 	}
 }
 
-// Figures from the command line: a standalone report, SVG and PNG.
+// Figures from the command line: a standalone report, SVG, PNG and PDF.
 func TestCompareWritesFigures(t *testing.T) {
 	dir := t.TempDir()
 	html, svg := filepath.Join(dir, "r.html"), filepath.Join(dir, "c.svg")
 	args := []string{"compare", "--scenario", "failure", "--seeds", "3", "--policies", "round-robin,adaptive", "--html", html, "--svg", svg}
-	png := ""
+	png, pdf := "", ""
 	if chromiumAvailable(t) {
-		png = filepath.Join(dir, "c.png")
-		args = append(args, "--png", png)
+		png, pdf = filepath.Join(dir, "c.png"), filepath.Join(dir, "c.pdf")
+		args = append(args, "--png", png, "--pdf", pdf)
 	}
 	_, stderr, code := runCLI(t, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	checkWrote(t, stderr, html, svg, png)
+	checkWrote(t, stderr, html, svg, png, pdf)
 	page, _ := os.ReadFile(html)
 	if !bytes.Contains(page, []byte("<table")) || !bytes.Contains(page, []byte("adaptive")) || bytes.Contains(page, []byte("src=\"http")) {
 		t.Errorf("report page is not a self-contained report (%d bytes)", len(page))
@@ -224,6 +224,68 @@ func TestCompareWritesFigures(t *testing.T) {
 		data, _ := os.ReadFile(png)
 		if len(data) < 10000 || !bytes.HasPrefix(data, []byte("\x89PNG")) {
 			t.Errorf("PNG of %d bytes", len(data))
+		}
+		data, _ = os.ReadFile(pdf)
+		if len(data) < 10000 || !bytes.HasPrefix(data, []byte("%PDF-")) {
+			t.Errorf("PDF of %d bytes", len(data))
+		}
+	}
+}
+
+// --table writes the summary table as LaTeX or Markdown by extension and
+// leaves standard output exactly what it is without it.
+func TestCompareWritesTables(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"compare", "--scenario", "straggler", "--seeds", "2"}
+	plain, _, _ := runCLI(t, base...)
+	for name, want := range map[string]string{"t.tex": "\\toprule\n", "t.md": "| round-robin |"} {
+		path := filepath.Join(dir, name)
+		out, stderr, code := runCLI(t, append(base, "--table", path)...)
+		if code != 0 || out != plain {
+			t.Errorf("--table %s: exit %d, %s; stdout changed: %v", name, code, stderr, out != plain)
+		}
+		if data, err := os.ReadFile(path); err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("%s: %v\n%s", name, err, data)
+		}
+	}
+	for _, c := range []struct{ path, want string }{
+		{filepath.Join(dir, "t.txt"), "t.txt: unknown extension (want .tex for LaTeX or .md for Markdown)"},
+		{filepath.Join(dir, "missing", "t.tex"), "writing " + filepath.Join(dir, "missing", "t.tex") + ": no such file or directory"},
+	} {
+		if _, stderr, code := runCLI(t, append(base, "--table", c.path)...); code == 0 || !strings.Contains(stderr, c.want) {
+			t.Errorf("--table %s: exit %d, stderr %q, want %q", c.path, code, stderr, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left in the directory: %v", entries)
+	}
+}
+
+// With --baseline the table file holds the paired table after the summary;
+// study --table writes the scores, then the paired table.
+func TestTablesOfPairedAndStudy(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args  []string
+		heads []string
+	}{
+		{[]string{"compare", "--scenario", "straggler", "--seeds", "3", "--baseline", "latency-aware"}, []string{"| policy | runs |", "| policy | metric | seeds | mean Δ |"}},
+		{[]string{"study", "../../examples/study.json", "--baseline", "latency-aware"}, []string{"| c | mean attainment |", "| policy | mean attainment |", "| policy | metric | seeds | mean Δ |"}},
+	} {
+		path := filepath.Join(dir, c.args[0]+".md")
+		_, stderr, code := runCLI(t, append(c.args, "--table", path)...)
+		data, err := os.ReadFile(path)
+		if code != 0 || err != nil {
+			t.Fatalf("%v: exit %d, %s, %v", c.args, code, stderr, err)
+		}
+		at := 0
+		for _, h := range c.heads {
+			i := strings.Index(string(data[at:]), h)
+			if i < 0 {
+				t.Errorf("%s: no table headed %q after byte %d:\n%s", path, h, at, data)
+				break
+			}
+			at += i + len(h)
 		}
 	}
 }

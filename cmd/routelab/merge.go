@@ -49,7 +49,7 @@ comparison leaves out the latency CDF, and says so.`,
 	f.BoolVar(&cfg.json, "json", false, "write the result as JSON")
 	f.BoolVar(&cfg.csv, "csv", false, "write every run as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV (compare and sweep)")
-	f.StringVar(&cfg.table, "table", "", "also write the text table to this file")
+	f.StringVar(&cfg.table, "table", "", "also write the table to this file: F.tex (LaTeX, booktabs) or F.md (Markdown) as compare's and study's --table write them, any other name the text table as printed")
 	f.StringVar(&cfg.out, "out", "", "write the output (the table, --json, --csv or --csv-summary) to this file instead of standard output (for a container without a shell)")
 	cfg.paired.bind(cmd, true)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
@@ -90,8 +90,11 @@ type merged struct {
 	policies []string
 	seeds    int
 	po       *engine.PairedOptions
-	figure   func() (*plot.Figure, error)
-	page     func(*plot.Figure) ([]byte, error)
+	// tableAs is the command's --table F.tex|F.md content; nil for a
+	// sweep, which has none.
+	tableAs func(format string, po *engine.PairedOptions) (string, error)
+	figure  func() (*plot.Figure, error)
+	page    func(*plot.Figure) ([]byte, error)
 }
 
 // assemble puts the shards' runs back together into their command's result.
@@ -146,6 +149,13 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 			return c.write(w, cmp, p)
 		},
 		policies: policies, seeds: seeds,
+		tableAs: func(format string, po *engine.PairedOptions) (string, error) {
+			p, err := pairedOf(po, cmp.Paired)
+			if err != nil {
+				return "", err
+			}
+			return comparisonTable(cmp, p, format)
+		},
 		figure: func() (*plot.Figure, error) { return plot.Comparison(cmp) },
 		page: func(*plot.Figure) ([]byte, error) {
 			r, err := plot.Report(cmp)
@@ -208,6 +218,13 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res, p)
 		},
 		policies: sc.Policies, seeds: len(sc.ValidationSeeds),
+		tableAs: func(format string, po *engine.PairedOptions) (string, error) {
+			p, err := pairedOf(po, res.Paired)
+			if err != nil {
+				return "", err
+			}
+			return studyTable(res, p, format)
+		},
 		figure: func() (*plot.Figure, error) { return plot.StudyHeatmap(res) },
 		page:   singlePage,
 	}, nil
@@ -216,6 +233,22 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 // write writes the chosen output to stdout, the table to --table and the
 // figures, as the command would have.
 func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
+	var table bytes.Buffer // made first, so that a refused --table writes nothing
+	if m.table != "" {
+		if format := tableFormatOf(m.table); format == "" {
+			if err := res.write(&table, &compareConfig{}, res.po); err != nil {
+				return err
+			}
+		} else if res.tableAs == nil {
+			return fmt.Errorf("merge: --table %s: a sweep has no LaTeX or Markdown table (name the file otherwise for the text table)", m.table)
+		} else {
+			t, err := res.tableAs(format, res.po)
+			if err != nil {
+				return err
+			}
+			table.WriteString(t)
+		}
+	}
 	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary, paired: m.paired}
 	if m.out == "" {
 		if err := res.write(cmd.OutOrStdout(), chosen, res.po); err != nil {
@@ -225,11 +258,7 @@ func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
 		return err
 	}
 	if m.table != "" {
-		var b bytes.Buffer
-		if err := res.write(&b, &compareConfig{}, res.po); err != nil {
-			return err
-		}
-		if err := writeFile(cmd.ErrOrStderr(), m.table, b.Bytes()); err != nil {
+		if err := writeFile(cmd.ErrOrStderr(), m.table, table.Bytes()); err != nil {
 			return err
 		}
 	}
@@ -250,4 +279,21 @@ func withSummaryRuns(res *engine.SweepResult) {
 			}
 		}
 	}
+}
+
+// tableFormatOf is the format merge's --table asks for by its extension:
+// LaTeX, Markdown, or "" for the text table.
+func tableFormatOf(path string) string {
+	if format, err := tableFormat(path); err == nil {
+		return format
+	}
+	return ""
+}
+
+// pairedOf is the paired statistics po asks for, nil without it.
+func pairedOf(po *engine.PairedOptions, paired func(engine.PairedOptions) (*engine.Paired, error)) (*engine.Paired, error) {
+	if po == nil {
+		return nil, nil
+	}
+	return paired(*po)
 }

@@ -21,6 +21,7 @@ type studyConfig struct {
 	workers  int
 	paired   pairedFlags
 	figures  figureFiles
+	table    string
 	policies []string // policy files whose policies join the validation
 	shard    shardFlags
 	scripts  policySet // the policy files, loaded
@@ -54,6 +55,7 @@ differences from NAME.`,
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
 	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose scripted policies the validation phase runs beside the study's own")
 	cfg.figures.bind(cmd, "study heat-map")
+	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the scores (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	cfg.shard.bind(cmd)
 	cfg.shard.bindDevelopment(cmd)
 	return cmd
@@ -62,6 +64,13 @@ differences from NAME.`,
 func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err := c.shard.check(cmd); err != nil {
 		return err
+	}
+	format := ""
+	if c.table != "" {
+		var err error
+		if format, err = tableFormat(c.table); err != nil {
+			return err
+		}
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -97,7 +106,28 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
 		return err
 	}
+	if format != "" {
+		table, err := studyTable(res, p, format)
+		if err != nil {
+			return err
+		}
+		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+			return err
+		}
+	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
+}
+
+// studyTable is --table's content: the scores in format, then the paired
+// table when p is not nil.
+func studyTable(res *engine.StudyResult, p *engine.Paired, format string) (string, error) {
+	table, err := plot.StudyTableAs(res, format)
+	if err == nil && p != nil {
+		var paired string
+		paired, err = plot.PairedTableAs(p, format)
+		table += "\n" + paired
+	}
+	return table, err
 }
 
 // withScripted adds the policies of the policy files to the study's

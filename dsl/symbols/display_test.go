@@ -212,6 +212,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.StudyConfig":     {engine.SpecificationStudy(), r.study.Config},
 		"engine.StudyResult":     {r.study.StudyResult},
 		"engine.StudyRun":        {r.study.Development[0], r.study.Validated[0]},
+		"engine.Table":           {paired.cmp.Table(), r.study.Tables()[0], engine.Table{}},
 		"engine.Summary":         {r.cmp.Policies[1].Summary},
 		"engine.Sweep":           {engine.Sweep{XLabel: "rate", Points: engine.RateSweep(r.wide, 100, 200), Policies: r.specList, Progress: func(int, int) {}}},
 		"engine.SweepPoint":      {engine.RateSweep(r.wide, 150)[0]},

@@ -182,6 +182,7 @@ func init() {
 		"SweepPaired":     reflect.ValueOf((*engine.SweepPaired)(nil)),
 		"SweepPoint":      reflect.ValueOf((*engine.SweepPoint)(nil)),
 		"SweepResult":     reflect.ValueOf((*engine.SweepResult)(nil)),
+		"Table":           reflect.ValueOf((*engine.Table)(nil)),
 		"Timeline":        reflect.ValueOf((*engine.Timeline)(nil)),
 		"TimelinePoint":   reflect.ValueOf((*engine.TimelinePoint)(nil)),
 		"TokenCount":      reflect.ValueOf((*engine.TokenCount)(nil)),

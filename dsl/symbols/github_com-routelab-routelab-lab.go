@@ -4,6 +4,8 @@ package symbols
 
 import (
 	"github.com/routelab/routelab/lab"
+	"go/constant"
+	"go/token"
 	"reflect"
 )
 
@@ -27,6 +29,7 @@ func init() {
 		"Live":         reflect.ValueOf(lab.Live),
 		"Named":        reflect.ValueOf(lab.Named),
 		"NewScenario":  reflect.ValueOf(lab.NewScenario),
+		"OneColumn":    reflect.ValueOf(constant.MakeFromLiteral("3.29999999999999999995663191310057982263970188796520233154296875", token.FLOAT, 0)),
 		"P2C":          reflect.ValueOf(lab.P2C),
 		"Picker":       reflect.ValueOf(lab.Picker),
 		"Policy":       reflect.ValueOf(lab.Policy),
@@ -44,6 +47,7 @@ func init() {
 		"Straggler":    reflect.ValueOf(lab.Straggler),
 		"Study":        reflect.ValueOf(lab.Study),
 		"Sweep":        reflect.ValueOf(lab.Sweep),
+		"TwoColumn":    reflect.ValueOf(constant.MakeFromLiteral("7", token.FLOAT, 0)),
 		"WeightedRR":   reflect.ValueOf(lab.WeightedRR),
 
 		// type definitions

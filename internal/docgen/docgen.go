@@ -15,7 +15,7 @@ import (
 )
 
 // Owners are the names' first components docgen writes.
-var Owners = []string{"model", "study", "metrics"}
+var Owners = []string{"model", "study", "metrics", "compare"}
 
 // ForeignOwners write their parts elsewhere; every part of the docs belongs
 // to one of Owners or of these, so a misspelt name cannot go unchecked.
@@ -36,6 +36,10 @@ type Generator struct {
 	studyOnce sync.Once
 	study     *engine.StudyResult
 	studyErr  error
+
+	stragglerOnce sync.Once
+	straggler     *engine.Comparison
+	stragglerErr  error
 }
 
 // New returns a generator for the repository at root.
@@ -48,21 +52,33 @@ type part func(g *Generator) (string, error)
 
 // parts is the one registry of the parts docgen writes.
 var parts = map[string]part{
-	"model.constants":   modelConstants,
-	"model.policies":    modelPolicies,
-	"model.scenarios":   modelScenarios,
-	"model.demand-mean": demandMean,
-	"model.demand-cv":   demandCV,
-	"metrics.run":       metricsRun,
-	"metrics.summary":   metricsSummary,
-	"study.development": studyDevelopment,
-	"study.validation":  studyValidation,
-	"study.selected":    studySelected,
-	"study.protocol":    studyProtocol,
-	"study.runs":        studyRuns,
-	"study.spread":      studySpread,
-	"study.adaptive":    studyAdaptive,
-	"study.latency":     studyLatencyAware,
+	"model.constants":        modelConstants,
+	"model.policies":         modelPolicies,
+	"model.scenarios":        modelScenarios,
+	"model.demand-mean":      demandMean,
+	"model.demand-cv":        demandCV,
+	"metrics.run":            metricsRun,
+	"metrics.summary":        metricsSummary,
+	"study.development":      studyDevelopment,
+	"study.validation":       studyValidation,
+	"study.selected":         studySelected,
+	"study.protocol":         studyProtocol,
+	"study.runs":             studyRuns,
+	"study.spread":           studySpread,
+	"study.adaptive":         studyAdaptive,
+	"study.latency":          studyLatencyAware,
+	"study.runner-up":        studyRunnerUp,
+	"study.margin":           studyMargin,
+	"study.margin-stderr":    studyMarginStdErr,
+	"study.weight-stderr":    studyWeightStdErr,
+	"study.gain":             studyGain,
+	"compare.p99-range":      compareP99Range,
+	"compare.spread-rr":      compareSpreadRoundRobin,
+	"compare.spread-latency": compareSpreadLatency,
+	"compare.p90-t":          compareP90T,
+	"compare.p90-bootstrap":  compareP90Bootstrap,
+	"compare.p99-wins":       compareP99Wins,
+	"compare.ratios":         compareRatios,
 }
 
 // File is a whole file docgen writes.

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -283,11 +282,7 @@ func drawImportGraph(graph importGraph) []byte {
 // specification on the straggler scenario, as `routelab compare --scenario
 // straggler --svg F` draws it.
 func stragglerSVG(g *Generator) ([]byte, error) {
-	scn, err := engine.BuiltinScenario("straggler", engine.DefaultRate, engine.DefaultHeterogeneity)
-	if err != nil {
-		return nil, err
-	}
-	c, err := engine.Compare(g.ctx, engine.Experiment{Scenario: scn, Policies: engine.SpecificationPolicies()})
+	c, err := g.runStraggler()
 	if err != nil {
 		return nil, err
 	}

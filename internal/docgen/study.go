@@ -151,3 +151,84 @@ func validationScore(g *Generator, policy string) (string, error) {
 
 func studyAdaptive(g *Generator) (string, error)     { return validationScore(g, "adaptive") }
 func studyLatencyAware(g *Generator) (string, error) { return validationScore(g, "latency-aware") }
+
+// pp writes a fraction in signed percentage points, with a true minus.
+func pp(x float64) string { return strings.Replace(fmt.Sprintf("%+.2f", 100*x), "-", "−", 1) }
+
+// statePaired states a paired difference of attainment in a phrase.
+func statePaired(s engine.PairedStat) string {
+	return fmt.Sprintf("%s pp, 95 %% interval [%s, %s] pp over %d seeds (%d won, %d lost): %s",
+		pp(s.DiffMean), pp(s.CILow), pp(s.CIHigh), s.Seeds, s.Wins, s.Losses, s.Verdict())
+}
+
+// studyRunnerUp is the weight the selected one is measured against.
+func studyRunnerUp(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	if st.Margin == nil {
+		return "", fmt.Errorf("the study has a single weight, so no runner-up")
+	}
+	for _, w := range st.Weights {
+		if w.Name == st.Margin.Baseline {
+			return fmt.Sprint(w.C), nil
+		}
+	}
+	return "", fmt.Errorf("the runner-up %s is no weight of the study", st.Margin.Baseline)
+}
+
+// studyMargin is the selected weight minus the runner-up, seed by seed.
+func studyMargin(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	if st.Margin == nil {
+		return "", fmt.Errorf("the study has a single weight, so no margin")
+	}
+	return statePaired(*st.Margin), nil
+}
+
+// studyMarginStdErr is the margin's standard error in percentage points.
+func studyMarginStdErr(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	if st.Margin == nil {
+		return "", fmt.Errorf("the study has a single weight, so no margin")
+	}
+	return fmt.Sprintf("%.2f", 100*st.Margin.StdErr), nil
+}
+
+// studyWeightStdErr is a weight's score's standard error over the seeds,
+// the mean over the weights, in percentage points.
+func studyWeightStdErr(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	var sum float64
+	for _, w := range st.Weights {
+		sum += w.StdErr
+	}
+	return fmt.Sprintf("%.1f", 100*sum/float64(len(st.Weights))), nil
+}
+
+// studyGain is Adaptive against Latency Aware in validation, seed by seed.
+func studyGain(g *Generator) (string, error) {
+	st, err := g.runStudy()
+	if err != nil {
+		return "", err
+	}
+	p, err := st.Paired(engine.PairedOptions{Baseline: "latency-aware", Metrics: []string{"attainment"}})
+	if err != nil {
+		return "", err
+	}
+	s := p.Stat("adaptive", "attainment")
+	if s == nil {
+		return "", fmt.Errorf("the study validates no adaptive")
+	}
+	return statePaired(*s), nil
+}

@@ -1,0 +1,18 @@
+//go:build unix
+
+package plot
+
+import (
+	"syscall"
+	"time"
+)
+
+// cpuTime is the CPU time the process has used, user and system: what a
+// benchmark costs when the machine is shared and wall time is not.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,230 @@
+package plot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/routelab/routelab/engine"
+)
+
+// TestBrowserTextLayout draws every figure kind in Chromium at 640, 1000
+// and 1600 px — the interactive option as a notebook shows it, the static
+// option as PNG and PDF exports draw it, and the SVG export — and checks
+// that no text overlaps another and none leaves the figure. ECharts' SVG
+// renderer gives the browser a <text> element per line, whose box the
+// browser measures with the font it draws; exports are also checked at the
+// one- and two-column paper widths, where every text must be at least 7 pt.
+func TestBrowserTextLayout(t *testing.T) {
+	b := startBrowser(t)
+	h := openHarness(t, b)
+	r := NewSVGRenderer(1)
+	shots := b.shots
+	for _, c := range layoutCases(t) {
+		t.Run(c.name, func(t *testing.T) {
+			for _, w := range []int{640, 1000, 1600} {
+				f := c.at(t, w)
+				h.check(t, fmt.Sprintf("%s-html-%d", c.name, w), f.OptionJS(), w, f.htmlHeight, shots, 0)
+				h.check(t, fmt.Sprintf("%s-static-%d", c.name, w), f.staticJS, w, f.height, shots, 0)
+			}
+			one, two := paperWidth(OneColumn), paperWidth(TwoColumn)
+			for _, w := range []int{one, 640, two, 1000, 1600} {
+				f := c.at(t, w).WithSVGRenderer(r)
+				svg, err := f.SVG()
+				if err != nil {
+					t.Fatal(err)
+				}
+				minPt := 0.0
+				if w == one || w == two {
+					minPt = 7
+				}
+				h.checkSVG(t, fmt.Sprintf("%s-svg-%d", c.name, w), svg, w, f.height, shots, minPt)
+			}
+		})
+	}
+}
+
+// layoutCase is a figure built at a given export width.
+type layoutCase struct {
+	name  string
+	build func(options ...Option) (*Figure, error)
+}
+
+func (c layoutCase) at(t *testing.T, width int) *Figure {
+	t.Helper()
+	f, err := c.build(WithWidth(width))
+	if err != nil {
+		t.Fatalf("%s at %d px: %v", c.name, width, err)
+	}
+	return f
+}
+
+// layoutCases are the figures of issue 10's list: comparisons of 2, 4 and
+// 10 policies (long names included), one without p99 for some policies, a
+// CDF, a timeline with overlapping and nested events, a rate sweep, a study,
+// and paired charts, one of two policies identical on every seed.
+func layoutCases(t *testing.T) []layoutCase {
+	spec := testComparison(t, "straggler")
+	two := compare(t, mustScenario(t, "burst"), specPolicies(2), testSeeds(), testProtocol())
+	ten := compare(t, mustScenario(t, "failure"), longPolicies(), testSeeds(), testProtocol())
+	same := compare(t, mustScenario(t, "steady"), twins(), testSeeds(), testProtocol())
+	sparse := sparseComparison(t)
+	cdf := testComparison(t, "failure")
+	run := testRun(t, "straggler", engine.Adaptive(engine.DefaultAdaptiveParams()))
+	run.Events = overlappingEvents()
+	sw, st := testSweep(t), testStudy(t)
+	return []layoutCase{
+		{"comparison-2", func(o ...Option) (*Figure, error) { return Comparison(two, o...) }},
+		{"comparison-4", func(o ...Option) (*Figure, error) { return Comparison(spec, o...) }},
+		{"comparison-10-long", func(o ...Option) (*Figure, error) { return Comparison(ten, o...) }},
+		{"comparison-sparse", func(o ...Option) (*Figure, error) { return Comparison(sparse, o...) }},
+		{"latency-cdf", func(o ...Option) (*Figure, error) { return LatencyCDF(cdf, o...) }},
+		{"latency-cdf-10-long", func(o ...Option) (*Figure, error) { return LatencyCDF(ten, o...) }},
+		{"timeline-overlapping", func(o ...Option) (*Figure, error) { return Timeline(run, o...) }},
+		{"rate-sweep", func(o ...Option) (*Figure, error) { return RateSweep(sw, o...) }},
+		{"study", func(o ...Option) (*Figure, error) { return StudyHeatmap(st, o...) }},
+		{"paired", func(o ...Option) (*Figure, error) { return Paired(spec, "least-queue", "adaptive", o...) }},
+		{"paired-identical", func(o ...Option) (*Figure, error) { return Paired(same, twinNames[0], twinNames[1], o...) }},
+	}
+}
+
+// harness is a tab holding the ECharts library and measure functions.
+type harness struct{ tab context.Context }
+
+// harnessJS draws an option (or inserts an SVG) at a size in a fresh
+// container and returns every visible text element's box, relative to the
+// container, with its font size in px.
+const harnessJS = `
+window.__box = function (el) {
+  var out = [], base = el.getBoundingClientRect();
+  el.querySelectorAll("text").forEach(function (t) {
+    var s = getComputedStyle(t), r = t.getBoundingClientRect();
+    if (!t.textContent.trim() || s.display === "none" || s.visibility === "hidden" || +s.opacity === 0 || r.width === 0) return;
+    out.push({Text: t.textContent, X: r.left - base.left, Y: r.top - base.top, W: r.width, H: r.height, Size: parseFloat(s.fontSize)});
+  });
+  return out;
+};
+window.__fresh = function (w, h) {
+  var old = document.getElementById("fig");
+  if (old) { var c = echarts.getInstanceByDom(old); if (c) c.dispose(); old.remove(); }
+  var el = document.createElement("div");
+  el.id = "fig";
+  el.style.cssText = "width:" + w + "px;height:" + h + "px;background:#fff";
+  document.body.appendChild(el);
+  return el;
+};
+window.__draw = function (option, w, h) {
+  var el = __fresh(w, h);
+  var chart = echarts.init(el, null, {renderer: "svg"});
+  option.animation = false;
+  chart.setOption(option);
+  return __box(el);
+};
+window.__svg = function (svg, w, h) {
+  var el = __fresh(w, h);
+  el.innerHTML = svg;
+  return __box(el);
+};`
+
+func openHarness(t *testing.T, b *browser) *harness {
+	var page bytes.Buffer
+	if err := writePageHead(&page, "layout", "body { margin: 0; }"); err != nil {
+		t.Fatal(err)
+	}
+	page.WriteString("<script>" + harnessJS + "</script></body></html>")
+	b.mu.Lock()
+	b.pages["/harness"] = page.Bytes()
+	b.mu.Unlock()
+	tab, cancel := chromedp.NewContext(b.ctx)
+	t.Cleanup(cancel)
+	var ok bool
+	err := chromedp.Run(tab, cdppage.BringToFront(),
+		emulation.SetDeviceMetricsOverride(1700, 1400, 1, false),
+		chromedp.Navigate(b.server.URL+"/harness"),
+		chromedp.Poll(`typeof window.__draw === "function" && !!window.echarts`, &ok, chromedp.WithPollingTimeout(30*time.Second)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{tab: tab}
+}
+
+// textBox is one line of text as the browser laid it out.
+type textBox struct {
+	Text       string
+	X, Y, W, H float64
+	Size       float64
+}
+
+func (h *harness) check(t *testing.T, name, optionJS string, w, ht int, shots string, minPt float64) {
+	t.Helper()
+	var boxes []textBox
+	if err := chromedp.Run(h.tab, chromedp.Evaluate(fmt.Sprintf("__draw(%s, %d, %d)", optionJS, w, ht), &boxes)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	h.verify(t, name, boxes, w, ht, shots, minPt)
+}
+
+func (h *harness) checkSVG(t *testing.T, name, svg string, w, ht int, shots string, minPt float64) {
+	t.Helper()
+	lit, _ := json.Marshal(svg)
+	var boxes []textBox
+	if err := chromedp.Run(h.tab, chromedp.Evaluate(fmt.Sprintf("__svg(%s, %d, %d)", lit, w, ht), &boxes)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	h.verify(t, name, boxes, w, ht, shots, minPt)
+}
+
+// overlapTolerance is how far (px) two boxes may intrude on each other:
+// glyph boxes are whole pixels apart at best, and a browser rounds them.
+const overlapTolerance = 0.5
+
+// verify checks the boxes and keeps a screenshot.
+func (h *harness) verify(t *testing.T, name string, boxes []textBox, w, ht int, shots string, minPt float64) {
+	t.Helper()
+	var shot []byte
+	if err := chromedp.Run(h.tab, chromedp.Screenshot("#fig", &shot, chromedp.ByQuery)); err != nil {
+		t.Errorf("%s: screenshot: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(shots, name+".png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if len(boxes) < 5 {
+		t.Errorf("%s: only %d texts drawn: %v", name, len(boxes), boxes)
+	}
+	var problems []string
+	for i, a := range boxes {
+		if a.X < -overlapTolerance || a.Y < -overlapTolerance || a.X+a.W > float64(w)+overlapTolerance || a.Y+a.H > float64(ht)+overlapTolerance {
+			problems = append(problems, fmt.Sprintf("%q at %s leaves the %d×%d figure", a.Text, a.rect(), w, ht))
+		}
+		if minPt > 0 && a.Size*72/96 < minPt-1e-9 {
+			problems = append(problems, fmt.Sprintf("%q is %.1f px, %.2f pt at print size: under %g pt", a.Text, a.Size, a.Size*72/96, minPt))
+		}
+		for _, b := range boxes[i+1:] {
+			if a.overlaps(b) {
+				problems = append(problems, fmt.Sprintf("%q at %s overlaps %q at %s", a.Text, a.rect(), b.Text, b.rect()))
+			}
+		}
+	}
+	if len(problems) > 0 {
+		t.Errorf("%s (screenshot %s):\n  %s", name, filepath.Join(shots, name+".png"), strings.Join(problems, "\n  "))
+	}
+}
+
+func (a textBox) overlaps(b textBox) bool {
+	dx := min(a.X+a.W, b.X+b.W) - max(a.X, b.X)
+	dy := min(a.Y+a.H, b.Y+b.H) - max(a.Y, b.Y)
+	return dx > overlapTolerance && dy > overlapTolerance
+}
+
+func (a textBox) rect() string {
+	return fmt.Sprintf("(%.1f,%.1f %.1f×%.1f)", a.X, a.Y, a.W, a.H)
+}

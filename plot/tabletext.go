@@ -1,0 +1,280 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/routelab/routelab/engine"
+)
+
+// Table formats of ComparisonTableAs.
+const (
+	TableHTML     = "html"
+	TableLaTeX    = "latex"
+	TableMarkdown = "markdown"
+)
+
+// ComparisonTableAs returns a comparison's summary table — the columns of
+// ComparisonTable: medians across seeds and the observed p99 range, the best
+// of each column in bold, an em dash for an undefined value — as "html",
+// "latex" (a booktabs table environment; \usepackage{booktabs}) or
+// "markdown" (a pipe table with its caption). Names are escaped for the
+// format.
+func ComparisonTableAs(c *engine.Comparison, format string) (string, error) {
+	if err := checkSummaries(c); err != nil {
+		return "", err
+	}
+	switch format {
+	case TableHTML:
+		return ComparisonTable(c), nil
+	case TableLaTeX:
+		return latexTable(c), nil
+	case TableMarkdown:
+		return markdownTable(c), nil
+	}
+	return "", fmt.Errorf("plot: table format %q is not one of %s, %s, %s", format, TableHTML, TableLaTeX, TableMarkdown)
+}
+
+// textCell is one cell of a text table: its text and whether it is the best
+// of its column.
+type textCell struct {
+	text string
+	best bool
+}
+
+// tableRows are the header (names, units) and the rows of a comparison's
+// table, formatted as in ComparisonTable.
+func tableRows(c *engine.Comparison) (heads, units []string, rows [][]textCell) {
+	cols := tableColumns()
+	heads, units = []string{"policy", "runs"}, []string{"", ""}
+	for i, col := range cols {
+		if i == 3 {
+			heads, units = append(heads, "p99 range"), append(units, "ms")
+		}
+		heads, units = append(heads, col.head), append(units, col.unit)
+	}
+	best := bestValues(c, cols)
+	for _, p := range c.Policies {
+		s := p.Summary
+		runs := fmt.Sprint(s.Runs)
+		if s.LatencyRuns < s.Runs {
+			runs = fmt.Sprintf("%d (%d with latency)", s.Runs, s.LatencyRuns)
+		}
+		row := []textCell{{text: p.Name}, {text: runs}}
+		for i, col := range cols {
+			if i == 3 {
+				row = append(row, textCell{text: p99Range(s)})
+			}
+			v := col.value(s)
+			row = append(row, textCell{text: col.format(v), best: col.better != 0 && defined(v) && v == best[i] && len(c.Policies) > 1})
+		}
+		rows = append(rows, row)
+	}
+	return heads, units, rows
+}
+
+// tableNote is the table's caption after the setup line.
+func tableNote(c *engine.Comparison) string {
+	return fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. — : undefined (no completed cohort request).", len(c.Seeds))
+}
+
+// textTable is a table for LaTeX and Markdown: a title (the Markdown
+// headline, the LaTeX caption's start), heads with units under them, rows,
+// each column's alignment ('l' or 'r'), and a note after it.
+type textTable struct {
+	name, setup  string
+	heads, units []string
+	rows         [][]textCell
+	align        []byte
+	note         string
+}
+
+// comparisonTable is the comparison's summary table: names left, numbers
+// right.
+func comparisonTable(c *engine.Comparison) textTable {
+	heads, units, rows := tableRows(c)
+	align := []byte("l" + strings.Repeat("r", len(heads)-1))
+	return textTable{name: c.Scenario.Name, setup: setupLine(c), heads: heads, units: units, rows: rows, align: align, note: tableNote(c)}
+}
+
+// engineTable is one of the engine's text tables (paired statistics, a
+// study's scores).
+func engineTable(t engine.Table) textTable {
+	out := textTable{name: t.Title, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
+	for i := range t.Head {
+		a := byte('r')
+		if i < t.TextColumns || (t.TextLast && i == len(t.Head)-1) {
+			a = 'l'
+		}
+		out.align = append(out.align, a)
+	}
+	for _, r := range t.Rows {
+		row := make([]textCell, len(r))
+		for i, v := range r {
+			row[i] = textCell{text: v}
+		}
+		out.rows = append(out.rows, row)
+	}
+	return out
+}
+
+func latexTable(c *engine.Comparison) string { return comparisonTable(c).latex() }
+
+func markdownTable(c *engine.Comparison) string { return comparisonTable(c).markdown() }
+
+// latex is the table as a LaTeX table environment with booktabs rules.
+func (t textTable) latex() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%% routelab: %s (needs \\usepackage{booktabs})\n", latexEscape(t.name))
+	b.WriteString("\\begin{table}[t]\n\\centering\n\\small\n")
+	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", t.align)
+	b.WriteString(latexRow(t.heads))
+	if strings.Join(t.units, "") != "" {
+		b.WriteString(latexRow(t.units))
+	}
+	b.WriteString("\\midrule\n")
+	for _, row := range t.rows {
+		cells := make([]string, len(row))
+		for i, cell := range row {
+			cells[i] = latexEscape(cell.text)
+			if cell.best {
+				cells[i] = "\\textbf{" + cells[i] + "}"
+			}
+		}
+		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
+	}
+	b.WriteString("\\bottomrule\n\\end{tabular}\n")
+	caption := latexEscape(t.name)
+	if t.setup != "" {
+		caption += ": " + latexEscape(t.setup)
+	}
+	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexEscape(t.note))
+	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", labelKey(t.name))
+	return b.String()
+}
+
+func latexRow(cells []string) string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = latexEscape(c)
+	}
+	return strings.Join(out, " & ") + " \\\\\n"
+}
+
+// latexEscaper writes text LaTeX typesets as written: its special
+// characters escaped, and the typographic characters routelab's text uses
+// spelled in LaTeX, so the table needs no package for them.
+var latexEscaper = strings.NewReplacer(
+	`\`, `\textbackslash{}`, `&`, `\&`, `%`, `\%`, `$`, `\$`, `#`, `\#`, `_`, `\_`,
+	`{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
+	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`,
+	"—", "---", "–", "--", "−", "$-$", "·", "$\\cdot$", "×", "$\\times$", "≥", "$\\geq$", "≤", "$\\leq$", "Δ", "$\\Delta$",
+)
+
+func latexEscape(s string) string { return latexEscaper.Replace(s) }
+
+var nonLabel = regexp.MustCompile(`[^a-z0-9]+`)
+
+// labelKey is a \label key made from a name: lower case, runs of other
+// characters as one '-'.
+func labelKey(name string) string {
+	k := strings.Trim(nonLabel.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	if k == "" {
+		return "comparison"
+	}
+	return k
+}
+
+// markdown is the table as a Markdown pipe table under a caption line.
+func (t textTable) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s**", markdownEscape(t.name))
+	if t.setup != "" {
+		fmt.Fprintf(&b, " — %s", markdownEscape(t.setup))
+	}
+	b.WriteString("\n\n")
+	head := make([]string, len(t.heads))
+	align := make([]string, len(t.heads))
+	for i := range t.heads {
+		head[i] = strings.TrimSpace(markdownEscape(t.heads[i]) + " " + markdownEscape(t.units[i]))
+		align[i] = "--:"
+		if t.align[i] == 'l' {
+			align[i] = ":--"
+		}
+	}
+	b.WriteString("| " + strings.Join(head, " | ") + " |\n|" + strings.Join(align, "|") + "|\n")
+	for _, row := range t.rows {
+		cells := make([]string, len(row))
+		for i, cell := range row {
+			cells[i] = markdownEscape(cell.text)
+			if cell.best {
+				cells[i] = "**" + cells[i] + "**"
+			}
+		}
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	b.WriteString("\n" + markdownEscape(t.note) + "\n")
+	return b.String()
+}
+
+// PairedTableAs returns paired statistics (the table routelab compare
+// --baseline prints) as "latex" or "markdown".
+func PairedTableAs(p *engine.Paired, format string) (string, error) {
+	if p == nil || len(p.Stats) == 0 {
+		return "", errors.New("plot: no paired statistics to tabulate")
+	}
+	return tablesAs(format, p.Table())
+}
+
+// StudyTableAs returns a study's scores — development weights with their
+// standard errors and the selection margin, then the validation — as
+// "latex" or "markdown": two tables, one after the other.
+func StudyTableAs(r *engine.StudyResult, format string) (string, error) {
+	if r == nil {
+		return "", errors.New("plot: nil study result")
+	}
+	return tablesAs(format, r.Tables()...)
+}
+
+func tablesAs(format string, tables ...engine.Table) (string, error) {
+	var out []string
+	for _, t := range tables {
+		switch format {
+		case TableLaTeX:
+			out = append(out, engineTable(t).latex())
+		case TableMarkdown:
+			out = append(out, engineTable(t).markdown())
+		default:
+			return "", fmt.Errorf("plot: table format %q is not one of %s, %s", format, TableLaTeX, TableMarkdown)
+		}
+	}
+	return strings.Join(out, "\n"), nil
+}
+
+// markdownEscaper keeps names text: Markdown's punctuation is escaped and
+// the characters that would open HTML are written as entities.
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`, `|`, `\|`,
+	`<`, `&lt;`, `>`, `&gt;`, `&`, `&amp;`, `#`, `\#`,
+)
+
+func markdownEscape(s string) string { return markdownEscaper.Replace(s) }
+
+// checkSummaries is checkComparison for what a table reads: each policy's
+// run summaries, which an experiment keeps even when it keeps no runs.
+func checkSummaries(c *engine.Comparison) error {
+	if c == nil {
+		return errors.New("plot: nil comparison")
+	}
+	if len(c.Policies) == 0 {
+		return fmt.Errorf("plot: comparison of scenario %q has no policies", c.Scenario.Name)
+	}
+	for _, p := range c.Policies {
+		if len(p.Records) != len(c.Seeds) {
+			return fmt.Errorf("plot: policy %q of the comparison has %d run summaries for %d seeds; want one per seed", p.Name, len(p.Records), len(c.Seeds))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package plot
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/routelab/routelab/engine"
+)
+
+// oddName has every character LaTeX or Markdown treats specially.
+const oddName = `a_b&c%d$e#f{g}~h^i\j|k*l[m]n<o>p` + "`q"
+
+func oddComparison(t *testing.T) *engine.Comparison {
+	t.Helper()
+	odd := engine.LeastQueue()
+	odd.Name = oddName
+	return compare(t, mustScenario(t, "burst"), []engine.PolicySpec{odd, engine.Adaptive(engine.DefaultAdaptiveParams())}, testSeeds(), testProtocol())
+}
+
+// The LaTeX table parses: environments balance, booktabs' three rules are
+// there in order, braces balance, every row has one cell per column, and
+// names are escaped so that they typeset as written.
+func TestLaTeXTable(t *testing.T) {
+	for _, c := range []*engine.Comparison{testComparison(t, "straggler"), oddComparison(t), halfDeadComparison(t)} {
+		tex, err := ComparisonTableAs(c, TableLaTeX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLaTeX(t, tex, 12)
+	}
+	tex, _ := ComparisonTableAs(oddComparison(t), TableLaTeX)
+	want := `a\_b\&c\%d\$e\#f\{g\}\textasciitilde{}h\textasciicircum{}i\textbackslash{}j\textbar{}k*l[m]n\textless{}o\textgreater{}p` + "`q & "
+	if !strings.Contains(tex, "\n"+want) {
+		t.Errorf("the odd name is not escaped as %q:\n%s", want, tex)
+	}
+	if !strings.Contains(tex, `\textbf{`) || strings.Count(tex, `\textbf{`) < 3 {
+		t.Errorf("no best values in bold:\n%s", tex)
+	}
+}
+
+var (
+	texEnv     = regexp.MustCompile(`\\(begin|end)\{([a-z*]+)\}`)
+	texEscaped = regexp.MustCompile(`\\[&%$#_{}]`)
+)
+
+func checkLaTeX(t *testing.T, tex string, columns int) {
+	t.Helper()
+	var stack []string
+	for _, m := range texEnv.FindAllStringSubmatch(tex, -1) {
+		if m[1] == "begin" {
+			stack = append(stack, m[2])
+		} else if len(stack) == 0 || stack[len(stack)-1] != m[2] {
+			t.Fatalf("\\end{%s} closes %v:\n%s", m[2], stack, tex)
+		} else {
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) != 0 {
+		t.Errorf("unclosed environments %v", stack)
+	}
+	top, mid, bottom := strings.Index(tex, `\toprule`), strings.Index(tex, `\midrule`), strings.Index(tex, `\bottomrule`)
+	if top < 0 || !(top < mid && mid < bottom) {
+		t.Errorf("booktabs rules missing or out of order (%d, %d, %d)", top, mid, bottom)
+	}
+	plain := texEscaped.ReplaceAllString(tex, "")
+	if strings.Count(plain, "{") != strings.Count(plain, "}") {
+		t.Errorf("unbalanced braces:\n%s", tex)
+	}
+	if spec := regexp.MustCompile(`\\begin\{tabular\}\{([lrc]+)\}`).FindStringSubmatch(tex); spec == nil || len(spec[1]) != columns {
+		t.Errorf("tabular column spec %v, want %d columns", spec, columns)
+	}
+	body := tex[top+len(`\toprule`) : bottom]
+	for _, line := range strings.Split(body, "\n") {
+		if line == "" || line == `\midrule` {
+			continue
+		}
+		if !strings.HasSuffix(line, `\\`) || strings.Count(texEscaped.ReplaceAllString(line, ""), "&") != columns-1 {
+			t.Errorf("row %q: want %d cells ending in \\\\", line, columns)
+		}
+	}
+}
+
+// The Markdown table has one cell per column in every row, right-aligned
+// numbers, escaped names, and its caption.
+func TestMarkdownTable(t *testing.T) {
+	md, err := ComparisonTableAs(oddComparison(t), TableMarkdown)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "|") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) != 4 || rows[1] != "|:--|"+strings.Repeat("--:|", 11) {
+		t.Fatalf("rows %q", rows)
+	}
+	for _, r := range rows {
+		if n := strings.Count(strings.ReplaceAll(r, `\|`, ""), "|"); n != 13 {
+			t.Errorf("row %q has %d pipes, want 13", r, n)
+		}
+	}
+	if want := "| " + `a\_b&amp;c%d$e\#f{g}~h^i\\j\|k\*l\[m\]n&lt;o&gt;p` + "\\`q |"; !strings.HasPrefix(rows[2], want) {
+		t.Errorf("odd name row %q, want it to start %q", rows[2], want)
+	}
+	if !strings.Contains(md, "not a confidence interval") || !strings.Contains(md, "**") {
+		t.Errorf("caption or bold missing:\n%s", md)
+	}
+	if _, err := ComparisonTableAs(oddComparison(t), "csv"); err == nil || !strings.Contains(err.Error(), `"csv" is not one of html, latex, markdown`) {
+		t.Errorf("unknown format: err = %v", err)
+	}
+}
+
+// Paired statistics and a study's scores make LaTeX that parses and
+// Markdown with one cell per column; each row is the engine's text table
+// row, escaped.
+func TestPairedAndStudyTables(t *testing.T) {
+	p, err := testComparison(t, "straggler").Paired(engine.PairedOptions{Baseline: "latency-aware"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	study := testStudy(t)
+	for _, c := range []struct {
+		name   string
+		tables []engine.Table
+		make   func(format string) (string, error)
+	}{
+		{"paired", []engine.Table{p.Table()}, func(f string) (string, error) { return PairedTableAs(p, f) }},
+		{"study", study.Tables(), func(f string) (string, error) { return StudyTableAs(study, f) }},
+	} {
+		tex, err := c.make(TableLaTeX)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts := strings.Split(tex, "\n% routelab: ")
+		if len(parts) != len(c.tables) {
+			t.Fatalf("%s: %d LaTeX tables, want %d", c.name, len(parts), len(c.tables))
+		}
+		for i, part := range parts {
+			checkLaTeX(t, part, len(c.tables[i].Head))
+		}
+		md, err := c.make(TableMarkdown)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int
+		for _, line := range strings.Split(md, "\n") {
+			if strings.HasPrefix(line, "| ") {
+				rows++
+			}
+		}
+		want := 0
+		for _, tb := range c.tables {
+			want += 1 + len(tb.Rows)
+			for _, r := range tb.Rows {
+				if !strings.Contains(md, "| "+strings.Join(mapStrings(r, markdownEscape), " | ")+" |") {
+					t.Errorf("%s: the Markdown lacks the row %q", c.name, r)
+				}
+			}
+		}
+		if rows != want {
+			t.Errorf("%s: %d Markdown rows, want %d:\n%s", c.name, rows, want, md)
+		}
+		if _, err := c.make(TableHTML); err == nil {
+			t.Errorf("%s: html is not a format of these tables, yet no error", c.name)
+		}
+	}
+	if len(p.Table().Rows) != 3*len(engine.PairedMetricKeys()) {
+		t.Errorf("paired rows: %d, want 3 policies × %d metrics", len(p.Table().Rows), len(engine.PairedMetricKeys()))
+	}
+	if _, err := PairedTableAs(nil, TableLaTeX); err == nil {
+		t.Error("a nil paired result tabulates without error")
+	}
+}
+
+func mapStrings(in []string, f func(string) string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = f(s)
+	}
+	return out
+}
