@@ -41,7 +41,7 @@ func TestComparisonPaired(t *testing.T) {
 	if csv, _ := os.ReadFile(filepath.Join(dir, "p.csv")); strings.Count(string(csv), "\n") != 1+len(engine.PairedMetricKeys()) {
 		t.Errorf("saved CSV:\n%s", csv)
 	}
-	if e := panics(t, func() { p.Save(filepath.Join(dir, "p.svg")) }); !strings.Contains(e.Error(), "want .json or .csv; Chart().Save writes the figure") {
+	if e := panics(t, func() { p.Save(filepath.Join(dir, "p.svg")) }); !strings.Contains(e.Error(), "want .json, .csv, .tex or .md; Chart().Save writes the figure") {
 		t.Errorf("bad extension: %v", e)
 	}
 }

@@ -34,9 +34,9 @@ type compareConfig struct {
 	csvSummary    bool
 	paired        pairedFlags
 	figures       figureFiles
+	table         string
 	shard         shardFlags
 	scripts       policySet // the policy files of --policies, loaded by experiment
-	table         string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -76,18 +76,6 @@ func tableFormat(path string) (string, error) {
 		return plot.TableMarkdown, nil
 	}
 	return "", fmt.Errorf("--table %s: unknown extension (want .tex for LaTeX or .md for Markdown)", path)
-}
-
-// comparisonTable is --table's content: the summary table in format, then
-// the paired table when p is not nil.
-func comparisonTable(res *engine.Comparison, p *engine.Paired, format string) (string, error) {
-	table, err := plot.ComparisonTableAs(res, format)
-	if err == nil && p != nil {
-		var paired string
-		paired, err = plot.PairedTableAs(p, format)
-		table += "\n" + paired
-	}
-	return table, err
 }
 
 // bind declares the flags of a comparison on cmd.
@@ -194,15 +182,15 @@ func (c *compareConfig) keep() engine.Keep {
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
-	if err := c.shard.check(cmd); err != nil {
-		return err
-	}
 	format := ""
 	if c.table != "" {
 		var err error
 		if format, err = tableFormat(c.table); err != nil {
 			return err
 		}
+	}
+	if err := c.shard.check(cmd); err != nil {
+		return err
 	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
@@ -233,7 +221,12 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		return err
 	}
 	if format != "" {
-		table, err := comparisonTable(res, p, format)
+		table, err := plot.ComparisonTableAs(res, format)
+		if err == nil && p != nil {
+			var paired string
+			paired, err = plot.PairedTableAs(p, format)
+			table += "\n" + paired
+		}
 		if err != nil {
 			return err
 		}

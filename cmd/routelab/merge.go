@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
@@ -49,7 +51,7 @@ comparison leaves out the latency CDF, and says so.`,
 	f.BoolVar(&cfg.json, "json", false, "write the result as JSON")
 	f.BoolVar(&cfg.csv, "csv", false, "write every run as CSV")
 	f.BoolVar(&cfg.csvSummary, "csv-summary", false, "write per-policy summaries as CSV (compare and sweep)")
-	f.StringVar(&cfg.table, "table", "", "also write the table to this file: F.tex (LaTeX, booktabs) or F.md (Markdown) as compare's and study's --table write them, any other name the text table as printed")
+	f.StringVar(&cfg.table, "table", "", "also write the table to this file: F.tex (LaTeX, booktabs) or F.md (Markdown) as compare and study write them, any other name the text table")
 	f.StringVar(&cfg.out, "out", "", "write the output (the table, --json, --csv or --csv-summary) to this file instead of standard output (for a container without a shell)")
 	cfg.paired.bind(cmd, true)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv", "csv-summary", "csv-paired")
@@ -90,11 +92,24 @@ type merged struct {
 	policies []string
 	seeds    int
 	po       *engine.PairedOptions
-	// tableAs is the command's --table F.tex|F.md content; nil for a
-	// sweep, which has none.
-	tableAs func(format string, po *engine.PairedOptions) (string, error)
-	figure  func() (*plot.Figure, error)
-	page    func(*plot.Figure) ([]byte, error)
+	figure   func() (*plot.Figure, error)
+	page     func(*plot.Figure) ([]byte, error)
+	// tables writes the result's LaTeX or Markdown tables, as the command's
+	// --table F.tex|F.md does; nil for a sweep, which has none.
+	tables func(format string, po *engine.PairedOptions) (string, error)
+}
+
+// withPaired appends the paired table po asks for (none when nil).
+func withPaired(table string, po *engine.PairedOptions, paired func(engine.PairedOptions) (*engine.Paired, error), format string) (string, error) {
+	if po == nil {
+		return table, nil
+	}
+	p, err := paired(*po)
+	if err != nil {
+		return "", err
+	}
+	t, err := plot.PairedTableAs(p, format)
+	return table + "\n" + t, err
 }
 
 // assemble puts the shards' runs back together into their command's result.
@@ -149,12 +164,12 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 			return c.write(w, cmp, p)
 		},
 		policies: policies, seeds: seeds,
-		tableAs: func(format string, po *engine.PairedOptions) (string, error) {
-			p, err := pairedOf(po, cmp.Paired)
+		tables: func(format string, po *engine.PairedOptions) (string, error) {
+			t, err := plot.ComparisonTableAs(cmp, format)
 			if err != nil {
 				return "", err
 			}
-			return comparisonTable(cmp, p, format)
+			return withPaired(t, po, cmp.Paired, format)
 		},
 		figure: func() (*plot.Figure, error) { return plot.Comparison(cmp) },
 		page: func(*plot.Figure) ([]byte, error) {
@@ -218,12 +233,12 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res, p)
 		},
 		policies: sc.Policies, seeds: len(sc.ValidationSeeds),
-		tableAs: func(format string, po *engine.PairedOptions) (string, error) {
-			p, err := pairedOf(po, res.Paired)
+		tables: func(format string, po *engine.PairedOptions) (string, error) {
+			t, err := plot.StudyTableAs(res, format)
 			if err != nil {
 				return "", err
 			}
-			return studyTable(res, p, format)
+			return withPaired(t, po, res.Paired, format)
 		},
 		figure: func() (*plot.Figure, error) { return plot.StudyHeatmap(res) },
 		page:   singlePage,
@@ -233,20 +248,11 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 // write writes the chosen output to stdout, the table to --table and the
 // figures, as the command would have.
 func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
-	var table bytes.Buffer // made first, so that a refused --table writes nothing
+	var table []byte // made first, so that a refused --table writes nothing
 	if m.table != "" {
-		if format := tableFormatOf(m.table); format == "" {
-			if err := res.write(&table, &compareConfig{}, res.po); err != nil {
-				return err
-			}
-		} else if res.tableAs == nil {
-			return fmt.Errorf("merge: --table %s: a sweep has no LaTeX or Markdown table (name the file otherwise for the text table)", m.table)
-		} else {
-			t, err := res.tableAs(format, res.po)
-			if err != nil {
-				return err
-			}
-			table.WriteString(t)
+		var err error
+		if table, err = m.tableText(res); err != nil {
+			return err
 		}
 	}
 	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary, paired: m.paired}
@@ -258,11 +264,32 @@ func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
 		return err
 	}
 	if m.table != "" {
-		if err := writeFile(cmd.ErrOrStderr(), m.table, table.Bytes()); err != nil {
+		if err := writeFile(cmd.ErrOrStderr(), m.table, table); err != nil {
 			return err
 		}
 	}
 	return m.figures.export(cmd.Context(), cmd.ErrOrStderr(), res.figure, res.page)
+}
+
+// tableText is what --table writes: by its extension LaTeX (.tex) or
+// Markdown (.md), as compare and study write them, or else the text table
+// the command prints.
+func (m *mergeConfig) tableText(res *merged) ([]byte, error) {
+	ext := strings.ToLower(filepath.Ext(m.table))
+	if ext != ".tex" && ext != ".md" {
+		var b bytes.Buffer
+		err := res.write(&b, &compareConfig{}, res.po)
+		return b.Bytes(), err
+	}
+	if res.tables == nil {
+		return nil, fmt.Errorf("--table %s: a sweep has no LaTeX or Markdown table (want a .txt file for its text table)", m.table)
+	}
+	format, err := tableFormat(m.table)
+	if err != nil {
+		return nil, err
+	}
+	t, err := res.tables(format, res.po)
+	return []byte(t), err
 }
 
 // withSummaryRuns gives each policy of each point a run per seed made of
@@ -279,21 +306,4 @@ func withSummaryRuns(res *engine.SweepResult) {
 			}
 		}
 	}
-}
-
-// tableFormatOf is the format merge's --table asks for by its extension:
-// LaTeX, Markdown, or "" for the text table.
-func tableFormatOf(path string) string {
-	if format, err := tableFormat(path); err == nil {
-		return format
-	}
-	return ""
-}
-
-// pairedOf is the paired statistics po asks for, nil without it.
-func pairedOf(po *engine.PairedOptions, paired func(engine.PairedOptions) (*engine.Paired, error)) (*engine.Paired, error) {
-	if po == nil {
-		return nil, nil
-	}
-	return paired(*po)
 }

@@ -62,15 +62,15 @@ differences from NAME.`,
 }
 
 func (c *studyConfig) run(cmd *cobra.Command, file string) error {
-	if err := c.shard.check(cmd); err != nil {
-		return err
-	}
 	format := ""
 	if c.table != "" {
 		var err error
 		if format, err = tableFormat(c.table); err != nil {
 			return err
 		}
+	}
+	if err := c.shard.check(cmd); err != nil {
+		return err
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -107,7 +107,12 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		return err
 	}
 	if format != "" {
-		table, err := studyTable(res, p, format)
+		table, err := plot.StudyTableAs(res, format)
+		if err == nil && p != nil {
+			var paired string
+			paired, err = plot.PairedTableAs(p, format)
+			table += "\n" + paired
+		}
 		if err != nil {
 			return err
 		}
@@ -116,18 +121,6 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		}
 	}
 	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
-}
-
-// studyTable is --table's content: the scores in format, then the paired
-// table when p is not nil.
-func studyTable(res *engine.StudyResult, p *engine.Paired, format string) (string, error) {
-	table, err := plot.StudyTableAs(res, format)
-	if err == nil && p != nil {
-		var paired string
-		paired, err = plot.PairedTableAs(p, format)
-		table += "\n" + paired
-	}
-	return table, err
 }
 
 // withScripted adds the policies of the policy files to the study's
