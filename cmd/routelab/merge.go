@@ -248,6 +248,13 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 // write writes the chosen output to stdout, the table to --table and the
 // figures, as the command would have.
 func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
+	var table []byte // made first, so that a refused --table writes nothing
+	if m.table != "" {
+		var err error
+		if table, err = m.tableText(res); err != nil {
+			return err
+		}
+	}
 	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary, paired: m.paired}
 	if m.out == "" {
 		if err := res.write(cmd.OutOrStdout(), chosen, res.po); err != nil {
@@ -257,10 +264,6 @@ func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
 		return err
 	}
 	if m.table != "" {
-		table, err := m.tableText(res)
-		if err != nil {
-			return err
-		}
 		if err := writeFile(cmd.ErrOrStderr(), m.table, table); err != nil {
 			return err
 		}

@@ -73,8 +73,9 @@ func runShards(t *testing.T, dir string, args []string, count int) []string {
 
 // Compare, sweep and study split into 1, 2, 3 and 7 shards, with built-in
 // policies and with a policy file, merge into the unsharded command's
-// outputs byte for byte: the table, --json, --csv, --csv-summary, --table,
-// and with --baseline the paired statistics (table, JSON, --csv-paired).
+// outputs byte for byte: the table, --json, --csv, --csv-summary, --table
+// (text; compare's and study's LaTeX and Markdown in 3 shards), and with
+// --baseline the paired statistics (table, JSON, --csv-paired).
 func TestMergedEqualsUnsharded(t *testing.T) {
 	for _, c := range shardCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -296,6 +297,7 @@ func TestShardFlagErrors(t *testing.T) {
 		{[]string{"compare", "--shard", "1/2", "--out", out, "--json"}, "--json does not go with --shard: a shard writes only its file (--out); routelab merge writes tables, figures and paired statistics (merge --json)"},
 		{[]string{"study", study, "--shard", "1/2", "--out", out, "--baseline", "least-queue"}, "--baseline does not go with --shard: a shard writes only its file (--out); routelab merge writes tables, figures and paired statistics (merge --baseline)"},
 		{[]string{"sweep", "--shard", "1/2", "--out", out, "--svg", "x.svg"}, "--svg does not go with --shard"},
+		{[]string{"compare", "--shard", "1/2", "--out", out, "--table", "x.md"}, "--table does not go with --shard"},
 		{[]string{"compare", "--seeds", "1", "--shard", "5/8", "--out", out}, `shard: "5/8" is not allowed (want at most 4 shards: the experiment has 4 runs)`},
 		{[]string{"compare", "--policies", "adaptive,oracle"}, `policy: "oracle" is not allowed (want one of ` + strings.Join(engine.PolicyNames(), ", ") + `, or a policy file FILE.go)`},
 		{[]string{"study", study, "--policies", "adaptive"}, `--policies: "adaptive" is not a policy file FILE.go`},
@@ -343,6 +345,35 @@ func TestDevelopmentRefuses(t *testing.T) {
 		}
 		if _, err := os.Stat(out); err == nil {
 			t.Fatalf("a refused validation shard wrote %s", out)
+		}
+	}
+}
+
+// A merge refuses the outputs its command does not have, before writing
+// anything: a sweep's LaTeX or Markdown table, a study's --csv-paired, a
+// --baseline that was not compared.
+func TestMergeRefusesOutputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, sub := range []string{"sweep", "study"} {
+		os.Mkdir(filepath.Join(dir, sub), 0o755)
+	}
+	sweep := runShards(t, filepath.Join(dir, "sweep"), []string{"sweep", "--scenario", "steady", "--rates", "100,200", "--seeds", "2"}, 2)
+	study := runShards(t, filepath.Join(dir, "study"), []string{"study", writeStudyFile(t)}, 2)
+	table := filepath.Join(dir, "table.md")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{append([]string{"--table", table}, sweep...), "--table " + table + ": a sweep has no LaTeX or Markdown table"},
+		{append([]string{"--csv-paired", "--baseline", "adaptive"}, study...), "merge: --csv-paired: a study writes its paired statistics in the text table or --json"},
+		{append([]string{"--baseline", "p2c"}, sweep...), `merge: --baseline: "p2c" is not allowed (want one of the compared policies:`},
+	} {
+		out, stderr, code := runCLI(t, append([]string{"merge"}, c.args...)...)
+		if code == 0 || out != "" || !strings.Contains(stderr, c.want) {
+			t.Errorf("merge %v: exit %d, stdout %d bytes, stderr %q, want %q", c.args, code, len(out), stderr, c.want)
+		}
+		if _, err := os.Stat(table); err == nil {
+			t.Fatalf("merge %v wrote %s", c.args, table)
 		}
 	}
 }
