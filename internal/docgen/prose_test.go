@@ -21,13 +21,13 @@ import (
 // figure with a unit is generated (a docmark part), a model constant, or
 // stands in a section that says on which date and machine it was
 // measured.
-var checkedPages = []string{"README.md", "docs/notebooks.md", "docs/console.md", "docs/statistics.md", "docs/lab.md", "docs/kernel.md", "docs/dsl.md", "docs/model.md", "docs/cli.md", "docs/extending.md"}
+var checkedPages = []string{"README.md", "docs/notebooks.md", "docs/console.md", "docs/statistics.md", "docs/lab.md", "docs/kernel.md", "docs/dsl.md", "docs/model.md", "docs/cli.md", "docs/extending.md", "docs/performance.md", "docs/plotting.md"}
 
 var (
 	fencedBlock = regexp.MustCompile("(?ms)^\\s*```.*?^\\s*```")
 	indented    = regexp.MustCompile(`(?m)^    .*$`)
 	codeText    = regexp.MustCompile("`[^`]*`")
-	figureUnit  = regexp.MustCompile(`(\d[\d,]*(?:\.\d+)?)\s*(ms|µs|ns|s|%|MB|KB|GB|MiB|KiB|GiB|req/s|pp|percentage points)(?:[^\w/]|$)`)
+	figureUnit  = regexp.MustCompile(`(?:^|[^\p{L}\p{N}_.])(\d[\d,]*(?:\.\d+)?)\s*(ms|µs|ns|s|%|MB|KB|GB|MiB|KiB|GiB|req/s|pp|percentage points)(?:[^\w/]|$)`)
 	heading     = regexp.MustCompile(`(?m)^#{1,6} `)
 	dated       = regexp.MustCompile(`[Mm]easured (?:on |in )?(?:\d{1,2} )?(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}`)
 )
@@ -39,6 +39,11 @@ var inputs = map[string]map[string]string{
 	"docs/console.md": {
 		"150 req/s": "the rate TestConsoleScreenshots sets for the pictures",
 		"64 KB":     "console's maxControl, the largest control message read",
+	},
+	"docs/performance.md": {"24 GiB": "the development machine's memory, in the page's description of it"},
+	"docs/plotting.md": {
+		"1 %":   "the CDF's labelled 1% line, a fixed annotation",
+		"0.5 s": "plot's least interval of the timeline's assignment shares",
 	},
 	"docs/statistics.md": {"88 %": "a textbook value: a normal quantile's coverage for samples of five, P(|t₄| ≤ 1.96)"},
 	"docs/kernel.md": {
@@ -96,6 +101,7 @@ func constantsWithUnits() map[string]bool {
 	add(engine.ReferenceDemand, "ms")
 	add(engine.DefaultCeiling, "ms")
 	add(engine.ThroughputWindow, "ms")
+	add(engine.ThroughputWindow/1000, "s")
 	add(100*engine.PairedLevel, "%")
 	// The chance that one of 15 independent intervals (3 policies × 5
 	// metrics) excludes zero when no difference is real.
@@ -105,9 +111,13 @@ func constantsWithUnits() map[string]bool {
 	}
 	for _, h := range []engine.Heterogeneity{engine.DefaultHeterogeneity, engine.HighHeterogeneity} {
 		speeds, _ := h.Speeds()
+		capacity := 0.0
 		for _, s := range speeds {
 			add(s, "ms")
+			capacity += 1000 / s
 		}
+		// The cluster's capacity for reference requests, as pages round it.
+		add(math.Round(capacity), "req/s")
 		for _, name := range engine.ScenarioNames() {
 			scn, _ := engine.BuiltinScenario(name, engine.DefaultRate, h)
 			for _, e := range scn.Events {
