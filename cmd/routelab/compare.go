@@ -67,6 +67,21 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 	return cmd
 }
 
+// writeTable writes --table: the result's table in format, then the paired
+// table when --baseline asked for one (p not nil).
+func writeTable(stderr io.Writer, path, format string, table func(format string) (string, error), p *engine.Paired) error {
+	t, err := table(format)
+	if err == nil && p != nil {
+		var paired string
+		paired, err = plot.PairedTableAs(p, format)
+		t += "\n" + paired
+	}
+	if err != nil {
+		return err
+	}
+	return writeFile(stderr, path, []byte(t))
+}
+
 // tableFormat is the format --table's extension asks for.
 func tableFormat(path string) (string, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
@@ -230,16 +245,8 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		return err
 	}
 	if format != "" {
-		table, err := plot.ComparisonTableAs(res, format)
-		if err == nil && p != nil {
-			var paired string
-			paired, err = plot.PairedTableAs(p, format)
-			table += "\n" + paired
-		}
-		if err != nil {
-			return err
-		}
-		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+		table := func(f string) (string, error) { return plot.ComparisonTableAs(res, f) }
+		if err := writeTable(cmd.ErrOrStderr(), c.table, format, table, p); err != nil {
 			return err
 		}
 	}

@@ -107,16 +107,8 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 		return err
 	}
 	if format != "" {
-		table, err := plot.StudyTableAs(res, format)
-		if err == nil && p != nil {
-			var paired string
-			paired, err = plot.PairedTableAs(p, format)
-			table += "\n" + paired
-		}
-		if err != nil {
-			return err
-		}
-		if err := writeFile(cmd.ErrOrStderr(), c.table, []byte(table)); err != nil {
+		table := func(f string) (string, error) { return plot.StudyTableAs(res, f) }
+		if err := writeTable(cmd.ErrOrStderr(), c.table, format, table, p); err != nil {
 			return err
 		}
 	}
