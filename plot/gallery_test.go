@@ -55,7 +55,7 @@ func galleryFigures() []galleryFigure {
 			}},
 		{"rate-sweep.svg", "`RateSweep`: the hockey stick, with the cluster's capacity marked and the cutoff plateau explained.",
 			func(t *testing.T) (*Figure, error) { return RateSweep(testSweep(t)) }},
-		{"study.svg", "`StudyHeatmap`: development attainment per weight and condition on viridis, the selected weight's margin in the subtitle, validation beside it.",
+		{"study.svg", "`StudyHeatmap`: development attainment per weight and condition on viridis, the selected weight's margin with its standard error and interval in the subtitle, validation ± one standard error beside it.",
 			func(t *testing.T) (*Figure, error) { return StudyHeatmap(testStudy(t)) }},
 		{"paired.svg", "`Paired`: per-seed differences under common random numbers, each bar in the colour of the policy that did better.",
 			func(t *testing.T) (*Figure, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -18,8 +19,10 @@ import (
 // holding each weight's selection score (the mean over conditions) written
 // with as many decimals as it takes to tell the weights apart; the selected
 // weight's column is outlined in the accent colour, and the subtitle gives
-// its margin over the runner-up. Beside it (or under it, when narrow),
-// each policy's mean attainment on the validation seeds.
+// its margin over the runner-up with the margin's standard error and 95 %
+// interval over the development seeds. Beside it (or under it, when
+// narrow), each policy's mean attainment on the validation seeds with its
+// standard error.
 func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
 	if st == nil {
 		return nil, errors.New("plot: nil study")
@@ -112,7 +115,7 @@ func drawStudy(l *layout, st *engine.StudyResult, conds []engine.Condition, titl
 	barTop := heatTop + heatH + gap
 	l.raw["visualMap"] = colourBar(c.lo, c.hi, edge, barTop, l.w-2*edge)
 	bottom := barTop + barH + 4
-	head := fontText.wrap(fmt.Sprintf("validation: mean attainment over %d seeds per condition", len(st.Config.ValidationSeeds)), l.w-edge-g.valX)
+	head := fontText.wrap(fmt.Sprintf("validation: mean attainment over %d seeds per condition, ± one standard error over seeds", len(st.Config.ValidationSeeds)), l.w-edge-g.valX)
 	headH := float64(len(head)) * fontText.lineHeight()
 	valTop := math.Max(heatTop, l.y+headH+6)
 	if !g.side {
@@ -173,7 +176,17 @@ func selectionLine(st *engine.StudyResult, d int) string {
 		line += fmt.Sprintf(", %s pp above the next best, c = %g (%s%%)", strconv.FormatFloat(margin, 'f', d, 64), st.Weights[next].C,
 			strconv.FormatFloat(100*st.Weights[next].MeanAttainment, 'f', d, 64))
 	}
+	if m := st.Margin; m != nil && defined(m.StdErr) && defined(m.CILow) && defined(m.CIHigh) {
+		line += fmt.Sprintf("; margin over %d seeds: std err %s pp, 95 %% interval [%s, %s] pp (%s)", m.Seeds,
+			strconv.FormatFloat(100*m.StdErr, 'f', 2, 64), signedPP(m.CILow), signedPP(m.CIHigh), m.Verdict())
+	}
 	return line
+}
+
+// signedPP writes a fraction in percentage points with its sign, to two
+// decimals.
+func signedPP(x float64) string {
+	return strings.Replace(strconv.FormatFloat(100*x, 'f', 2, 64), "-", "−", 1)
 }
 
 // colourBar is the heat map's colour scale: viridis over [lo, hi], a bar
@@ -307,8 +320,13 @@ func validationBars(l *layout, scores []engine.Score) {
 			if defined(sc.C) {
 				tip += fmt.Sprintf(" (c = %g)", sc.C)
 			}
-			data[i] = map[string]any{"value": round(100*sc.MeanAttainment, 4), "tip": tip}
 			label = strconv.FormatFloat(100*sc.MeanAttainment, 'f', d, 64) + "%"
+			if defined(sc.StdErr) {
+				se := strconv.FormatFloat(100*sc.StdErr, 'f', 2, 64)
+				tip += fmt.Sprintf(", std err %s pp over seeds", se)
+				label += " ± " + se + " pp"
+			}
+			data[i] = map[string]any{"value": round(100*sc.MeanAttainment, 4), "tip": tip}
 		}
 		color := l.color(sc.Name)
 		l.add(charts.SingleSeries{Name: sc.Name, Type: "bar", XAxisIndex: 1, YAxisIndex: 1, Stack: "validation",
