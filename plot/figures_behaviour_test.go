@@ -307,8 +307,19 @@ func TestRateSweepChecks(t *testing.T) {
 	if !slices.Equal(xs, []float64{100, 150, 200, 230, 260}) {
 		t.Errorf("x values %v", xs)
 	}
-	if whiskers := seriesIn(o, 0, "custom", "adaptive"); len(whiskers) != 1 || len(whiskers[0]["data"].([]any)) != 5 {
-		t.Errorf("whiskers: %v", whiskers)
+	whiskers := seriesIn(o, 0, "custom", "adaptive")
+	if len(whiskers) != 1 || len(whiskers[0]["data"].([]any)) != 5 {
+		t.Fatalf("whiskers: %v", whiskers)
+	}
+	// Each whisker carries the min–max and, inside it, the median's interval.
+	for _, d := range whiskers[0]["data"].([]any) {
+		v := d.([]any)
+		if len(v) != 5 || !(v[1].(float64) <= v[3].(float64) && v[3].(float64) <= v[4].(float64) && v[4].(float64) <= v[2].(float64)) {
+			t.Errorf("whisker %v: want [x, min, max, ciLo, ciHi] with min ≤ ciLo ≤ ciHi ≤ max", v)
+		}
+	}
+	if sub := subtitle(o); !strings.Contains(sub, "boxes: ") || !strings.Contains(sub, "% interval of each median (order statistics)") {
+		t.Errorf("caption does not say what the boxes are: %q", sub)
 	}
 	// Capacity at the default speeds, 8, 11 and 16 ms per reference
 	// request: 1000/8 + 1000/11 + 1000/16 = 278.4 req/s.
@@ -611,4 +622,36 @@ func parseXHTML(t *testing.T, s string) xhtmlTable {
 		out.rows = append(out.rows, row)
 	}
 	return out
+}
+
+// The boxes of a sweep are distribution-free intervals of the median, by
+// hand: with 10 values the ranks 2 and 9 (coverage 1 − 2·11/1024 =
+// 97.85 %; ranks 3 and 8 would cover only 89.06 %), with 5 the range
+// (93.75 %, all five can give), with 20 the ranks 6 and 15 (1 − 2·P(B ≤ 5)
+// = 1 − 2·21700/1048576 = 95.86 %).
+func TestMedianInterval(t *testing.T) {
+	seq := func(n int) []float64 {
+		out := make([]float64, n)
+		for i := range out {
+			out[i] = float64(n - i) // unsorted on purpose
+		}
+		return out
+	}
+	for _, c := range []struct {
+		n             int
+		lo, hi, cover float64
+	}{
+		{10, 2, 9, 1 - 2*11.0/1024},
+		{5, 1, 5, 1 - 2.0/32},
+		{20, 6, 15, 1 - 2*21700.0/1048576},
+		{1, 1, 1, 0},
+	} {
+		got := medianInterval(seq(c.n))
+		if got.lo != c.lo || got.hi != c.hi || math.Abs(got.coverage-c.cover) > 1e-12 {
+			t.Errorf("n = %d: %+v, want [%g, %g] covering %.6f", c.n, got, c.lo, c.hi, c.cover)
+		}
+	}
+	if got := medianInterval(nil); !math.IsNaN(got.lo) {
+		t.Errorf("no values: %+v", got)
+	}
 }

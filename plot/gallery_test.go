@@ -53,7 +53,7 @@ func galleryFigures() []galleryFigure {
 				r.Events = overlappingEvents()
 				return Timeline(r)
 			}},
-		{"rate-sweep.svg", "`RateSweep`: the hockey stick, with the cluster's capacity marked and the cutoff plateau explained.",
+		{"rate-sweep.svg", "`RateSweep`: the hockey stick, whiskers for the range and boxes for the median's confidence interval, with the cluster's capacity marked and the cutoff plateau explained.",
 			func(t *testing.T) (*Figure, error) { return RateSweep(testSweep(t)) }},
 		{"study.svg", "`StudyHeatmap`: development attainment per weight and condition on viridis, the selected weight's margin with its standard error and interval in the subtitle, validation ± one standard error beside it.",
 			func(t *testing.T) (*Figure, error) { return StudyHeatmap(testStudy(t)) }},

@@ -111,8 +111,8 @@ func (sw sweep) draw(l *layout, title string) (float64, error) {
 // and why p99 flattens beyond it.
 func (sw sweep) caption(capRate float64, hasCap bool) string {
 	first := sw.sw.Comparisons[0]
-	lines := []string{fmt.Sprintf("markers and lines: medians across %d seeds · whiskers: min–max across seeds · SLO %g ms · %s",
-		len(first.Seeds), first.Protocol.SLO, first.Scenario.Cluster())}
+	lines := []string{fmt.Sprintf("markers and lines: medians across %d seeds · whiskers: min–max across seeds · boxes: %s of each median (order statistics) · SLO %g ms · %s",
+		len(first.Seeds), medianInterval(make([]float64, len(first.Seeds))).name(), first.Protocol.SLO, first.Scenario.Cluster())}
 	if hasCap {
 		lines = append(lines, fmt.Sprintf("capacity %.0f req/s: the replicas' service rates summed, for requests of the %g ms reference demand", capRate, engine.ReferenceDemand),
 			fmt.Sprintf("a plateau at the top is an artefact of the %g s window with no draining: once a policy overloads a replica, requests still queued there at the cutoff have no latency (they count as unfinished), so p99 stops growing with the backlog",
@@ -234,40 +234,83 @@ func sweepSeries(sw *engine.SweepResult, order []int, xs []float64, pi int) (p99
 	for _, i := range order {
 		pr := sw.Comparisons[i].Policies[pi]
 		x, sm := xs[i], pr.Summary
-		var atts []float64
-		for _, r := range pr.Runs {
+		var atts, p99s []float64
+		for _, r := range pr.Records {
 			atts = append(atts, 100*r.Attainment)
+			if r.Latency.Count > 0 {
+				p99s = append(p99s, r.Latency.P99)
+			}
 		}
 		aLo, aHi := engine.MinMax(atts)
-		p99.add(x, sm.MedianP99, sm.P99Min, sm.P99Max,
-			fmt.Sprintf("p99 %s (range %s – %s)", ms(sm.MedianP99), ms(sm.P99Min), ms(sm.P99Max)))
-		att.add(x, 100*sm.MedianAttainment, aLo, aHi,
-			fmt.Sprintf("attainment %s (range %s – %s)", pct(sm.MedianAttainment), pct(aLo/100), pct(aHi/100)))
+		pci, aci := medianInterval(p99s), medianInterval(atts)
+		p99.add(x, sm.MedianP99, sm.P99Min, sm.P99Max, pci,
+			fmt.Sprintf("p99 %s (range %s – %s; %s of the median %s – %s)", ms(sm.MedianP99), ms(sm.P99Min), ms(sm.P99Max), pci.name(), ms(pci.lo), ms(pci.hi)))
+		att.add(x, 100*sm.MedianAttainment, aLo, aHi, aci,
+			fmt.Sprintf("attainment %s (range %s – %s; %s of the median %s – %s)", pct(sm.MedianAttainment), pct(aLo/100), pct(aHi/100), aci.name(), pct(aci.lo/100), pct(aci.hi/100)))
 	}
 	return p99, att
 }
 
-// add appends a point: the median (a gap when undefined) and its min–max
-// whisker.
-func (c *curve) add(x, median, lo, hi float64, tip string) {
+// interval is a distribution-free confidence interval of a median: order
+// statistics of the sample and the coverage they give.
+type interval struct {
+	lo, hi, coverage float64
+}
+
+func (c interval) name() string { return fmt.Sprintf("%.1f %% interval", 100*c.coverage) }
+
+// medianInterval is the narrowest interval [x(k), x(n+1−k)] of the sorted
+// sample whose coverage of the median, 1 − 2·P(B ≤ k−1) with B ~
+// Binomial(n, ½), is at least 95 %; with too few values for that (n ≤ 5)
+// it is the whole range, with the coverage it has. NaN with no values.
+func medianInterval(xs []float64) interval {
+	n := len(xs)
+	if n == 0 {
+		return interval{math.NaN(), math.NaN(), math.NaN()}
+	}
+	sorted := slices.Sorted(slices.Values(xs))
+	k := 1
+	for m := 1; m+1 <= n/2 && 1-2*binomialHalfCDF(n, m) >= 0.95; m++ {
+		k = m + 1 // ranks m+1 and n−m cover the median with 1 − 2·P(B ≤ m)
+	}
+	return interval{sorted[k-1], sorted[n-k], 1 - 2*binomialHalfCDF(n, k-1)}
+}
+
+// binomialHalfCDF is P(B ≤ m) for B ~ Binomial(n, ½).
+func binomialHalfCDF(n, m int) float64 {
+	sum, term := 0.0, math.Pow(0.5, float64(n))
+	for j := 0; j <= m; j++ {
+		sum += term
+		term *= float64(n-j) / float64(j+1)
+	}
+	return sum
+}
+
+// add appends a point: the median (a gap when undefined), its min–max
+// whisker and the confidence interval of the median.
+func (c *curve) add(x, median, lo, hi float64, ci interval, tip string) {
 	if !defined(median) {
 		c.median = append(c.median, []any{x, "-"})
 		return
 	}
 	c.median = append(c.median, item([]any{x, round(median, 3)}, tip))
 	c.lo, c.hi = math.Min(c.lo, lo), math.Max(c.hi, hi)
-	c.band = append(c.band, []any{x, round(lo, 3), round(hi, 3)})
+	c.band = append(c.band, []any{x, round(lo, 3), round(hi, 3), round(ci.lo, 3), round(ci.hi, 3)})
 }
 
-// whiskerAt draws [x, lo, hi] items as a vertical min–max range with end
-// caps, shifted sideways by the series' offset (px), in its colour.
+// whiskerAt draws [x, lo, hi, ciLo, ciHi] items as a vertical min–max
+// range with end caps and, over it, a box spanning the median's confidence
+// interval, shifted sideways by the series' offset (px), in its colour.
 const whiskerAt = `function (params, api) {
   var dx = %g, a = api.coord([api.value(0), api.value(1)]), b = api.coord([api.value(0), api.value(2)]);
+  var c = api.coord([api.value(0), api.value(3)]), d = api.coord([api.value(0), api.value(4)]);
   var st = {stroke: api.visual("color"), lineWidth: 1.5}, x = a[0] + dx;
   return {type: "group", silent: true, children: [
     {type: "line", shape: {x1: x, y1: a[1], x2: x, y2: b[1]}, style: st},
     {type: "line", shape: {x1: x - 3, y1: a[1], x2: x + 3, y2: a[1]}, style: st},
-    {type: "line", shape: {x1: x - 3, y1: b[1], x2: x + 3, y2: b[1]}, style: st}]};
+    {type: "line", shape: {x1: x - 3, y1: b[1], x2: x + 3, y2: b[1]}, style: st},
+    {type: "rect", shape: {x: x - 2.5, y: Math.min(c[1], d[1]), width: 5, height: Math.max(Math.abs(d[1] - c[1]), 1)},
+     style: {fill: api.visual("color"), opacity: 0.45, stroke: api.visual("color"), lineWidth: 1}}]};
 }`
 
 // whiskers are a policy's min–max ranges, offset by slot × 5 px so the
