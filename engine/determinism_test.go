@@ -231,14 +231,21 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = s.Advance(5000)
-		before := s.totals.Arrivals
-		allocs := testing.AllocsPerRun(20, func() { _ = s.Advance(100) })
-		if routed := s.totals.Arrivals - before; routed < 300 {
-			t.Fatalf("%s: only %d requests routed", p.Name, routed)
-		}
-		if allocs != 0 {
-			t.Errorf("%s: %v allocations per 100 ms of simulated time, want 0", p.Name, allocs)
-		}
+		checkSteadyAllocs(t, s, p.Name, 5000, 100, 300, "100 ms of simulated time")
+	}
+}
+
+// checkSteadyAllocs advances s past warm (ms), then requires that steps of
+// step ms route at least minRouted requests in all and allocate nothing.
+func checkSteadyAllocs(t *testing.T, s *Simulator, name string, warm, step float64, minRouted int64, per string) {
+	t.Helper()
+	_ = s.Advance(warm)
+	before := s.totals.Arrivals
+	allocs := testing.AllocsPerRun(20, func() { _ = s.Advance(step) })
+	if routed := s.totals.Arrivals - before; routed < minRouted {
+		t.Fatalf("%s: only %d requests routed", name, routed)
+	}
+	if allocs != 0 {
+		t.Errorf("%s: %v allocations per %s, want 0", name, allocs, per)
 	}
 }

@@ -98,15 +98,7 @@ func TestServingSteadyStateAllocatesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = s.Advance(600000)
-		before := s.totals.Arrivals
-		allocs := testing.AllocsPerRun(20, func() { _ = s.Advance(10000) })
-		if routed := s.totals.Arrivals - before; routed < 1000 {
-			t.Fatalf("%s: only %d requests routed", p.Name, routed)
-		}
-		if allocs != 0 {
-			t.Errorf("%s: %v allocations per 10 s of simulated serving, want 0", p.Name, allocs)
-		}
+		checkSteadyAllocs(t, s, p.Name, 600000, 10000, 1000, "10 s of simulated serving")
 	}
 }
 
