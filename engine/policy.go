@@ -84,10 +84,20 @@ type RequestInfo struct {
 
 // requestInfo is the router's view of r.
 func requestInfo(r *request, rerouted bool) RequestInfo {
-	return RequestInfo{
-		Seq: r.seq, ArrivalMs: r.arrival, PromptTokens: int(r.prompt),
-		PrefixGroup: int(r.group), PrefixTokens: int(r.system), Session: int(r.session), SessionTokens: int(r.carried),
-		Priority: priorityOf(r.priority), Rerouted: rerouted,
+	var q RequestInfo
+	setRequestInfo(&q, r, rerouted)
+	return q
+}
+
+// setRequestInfo fills q in place: the router's view is rebuilt at every
+// decision, and storing the priority (a string) only when it changes spares
+// the hot path a write barrier.
+func setRequestInfo(q *RequestInfo, r *request, rerouted bool) {
+	q.Seq, q.ArrivalMs, q.PromptTokens = r.seq, r.arrival, int(r.prompt)
+	q.PrefixGroup, q.PrefixTokens, q.Session, q.SessionTokens = int(r.group), int(r.system), int(r.session), int(r.carried)
+	q.Rerouted = rerouted
+	if p := priorityOf(r.priority); q.Priority != p {
+		q.Priority = p
 	}
 }
 

@@ -115,7 +115,8 @@ func (f *fifoServer) step(now int64, k float64) []completion {
 	if !f.busy || f.done != now {
 		return nil
 	}
-	f.out[0] = completion{req: f.cur, service: f.service}
+	c := &f.out[0] // its serving figures stay zero: set field by field, not rebuilt
+	c.req, c.service = f.cur, f.service
 	f.busy = false
 	if f.queue.len() > 0 {
 		next := f.queue.pop()

@@ -329,20 +329,26 @@ func (s *Simulator) boundary() {
 		}
 	}
 	for s.wl.has && s.wl.next.arrival <= now && s.err == nil {
-		req := s.wl.pop()
-		s.totals.Arrivals++
-		if s.cohort != nil {
-			s.cohort.arrive(&req)
-		}
-		if s.serving != nil && s.serving.delay > 0 {
-			s.serving.held.push(req, s.step+s.serving.delay) // routed when its probes answer
-			continue
-		}
-		s.route(&req, false)
+		s.arrive(s.wl.take())
+		s.wl.advance()
 	}
 	if s.sampler != nil && s.step == s.sampler.next {
 		s.sampler.record(s)
 	}
+}
+
+// arrive counts a new request and routes it, or holds it until its probes
+// answer.
+func (s *Simulator) arrive(req *request) {
+	s.totals.Arrivals++
+	if s.cohort != nil {
+		s.cohort.arrive(req)
+	}
+	if s.serving != nil && s.serving.delay > 0 {
+		s.serving.held.push(*req, s.step+s.serving.delay)
+		return
+	}
+	s.route(req, false)
 }
 
 // apply carries out a replica event now.
@@ -451,18 +457,19 @@ func (s *Simulator) completionOf(r *replicaState, c *completion) Completion {
 // route assigns req through the policy, or sheds it when no replica is eligible.
 func (s *Simulator) route(req *request, rerouted bool) {
 	v := s.buildView(req, rerouted, true)
-	d := Decision{Seq: req.seq, Arrival: req.arrival, At: v.Now, Rerouted: rerouted, Eligible: len(v.Eligible)}
-	if len(v.Eligible) > 0 && s.hooks.admitter != nil {
+	eligible := len(v.Eligible) // read before the policy, which may write to its view
+	rejected := false
+	if eligible > 0 && s.hooks.admitter != nil {
 		s.inPolicy = true
-		d.Rejected = !s.hooks.admitter.Admit(v)
+		rejected = !s.hooks.admitter.Admit(v)
 		s.inPolicy = false
 	}
-	if len(v.Eligible) == 0 || d.Rejected {
+	if eligible == 0 || rejected {
 		s.totals.Shed++
 		if s.cohort != nil {
 			s.cohort.drop(req)
 		}
-		s.decided(d)
+		s.decided(req, rerouted, eligible, 0, rejected)
 		return
 	}
 	s.inPolicy = true
@@ -493,14 +500,19 @@ func (s *Simulator) route(req *request, rerouted bool) {
 	if s.serving != nil {
 		s.serving.routed(id-1, req)
 	}
-	d.Replica = id
-	s.decided(d)
+	s.decided(req, rerouted, eligible, id, false)
 }
 
-func (s *Simulator) decided(d Decision) {
-	if s.onDecision != nil {
-		s.onDecision(d)
+// decided reports a routing decision to the OnDecision callback, building
+// the record only when there is one.
+func (s *Simulator) decided(req *request, rerouted bool, eligible, replica int, rejected bool) {
+	if s.onDecision == nil {
+		return
 	}
+	s.onDecision(Decision{
+		Seq: req.seq, Arrival: req.arrival, At: s.Now(), Replica: replica,
+		Rerouted: rerouted, Eligible: eligible, Rejected: rejected,
+	})
 }
 
 // isEligible tells whether replica id was eligible in the view just built
@@ -532,9 +544,10 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	v := &s.view
 	v.Now = s.Now()
 	v.TotalCompleted = s.completedObs
-	v.Request = RequestInfo{}
 	if req != nil {
-		v.Request = requestInfo(req, rerouted)
+		setRequestInfo(&v.Request, req, rerouted)
+	} else {
+		v.Request = RequestInfo{}
 	}
 	if s.serving != nil && decide {
 		s.serving.probe(s)

@@ -192,8 +192,9 @@ type workload struct {
 	jitter   float64
 	trace    []TraceRecord
 	tables   *tokenTables
-	schedule []rateChange
-	pend     pending // how next.arrival was placed
+	schedule []rateChange // every rate change, in time order
+	due      int          // schedule[due:] are still to come
+	pend     pending      // how next.arrival was placed
 	next     request
 	nextStep int64 // the boundary at which next arrives: ceilStep(next.arrival)
 	has      bool
@@ -248,11 +249,13 @@ func rateSchedule(s *Scenario) []rateChange {
 }
 
 // pending is how the next arrival was placed: after prev by gap at rate,
-// with the rate changes of schedule still to come. A rate change inserted
-// later (a live control) places it again, as if it had been scheduled.
+// with the rate changes from schedule[due] on still to come. A rate change
+// inserted later (a live control) places it again, as if it had been
+// scheduled. It holds no pointer, so the hot path stores it without a write
+// barrier.
 type pending struct {
 	prev, gap, rate float64
-	schedule        []rateChange
+	due             int
 }
 
 // advance generates the next request into w.next.
@@ -275,7 +278,7 @@ func (w *workload) advance() {
 		}
 		r.demand = w.demand.Tokens.Demand(rec.Prompt, rec.Output)
 	} else {
-		w.pend = pending{prev: w.last, gap: w.gap(u1), rate: w.rate, schedule: w.schedule}
+		w.pend = pending{prev: w.last, gap: w.gap(u1), rate: w.rate, due: w.due}
 		r.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
 		if w.srv != nil {
 			w.srv.draw(r, u2, u3, w.tables)
@@ -301,9 +304,9 @@ func (w *workload) gap(u float64) float64 {
 // the remaining exponential hazard without another random draw.
 func (w *workload) arrivalAfter(prev, gap float64) float64 {
 	t := prev + gap
-	for len(w.schedule) > 0 && w.schedule[0].at < t {
-		c := w.schedule[0]
-		w.schedule = w.schedule[1:]
+	for w.due < len(w.schedule) && w.schedule[w.due].at < t {
+		c := w.schedule[w.due]
+		w.due++
 		if c.at >= prev {
 			t = c.at + mul(t-c.at, w.rate/c.rate)
 		}
@@ -320,14 +323,12 @@ func (w *workload) insertRate(at, rate float64) {
 	if w.process == Replay || !w.has {
 		return
 	}
-	sched := w.pend.schedule
-	i := 0
-	for i < len(sched) && sched[i].at <= at {
+	i := w.pend.due
+	for i < len(w.schedule) && w.schedule[i].at <= at {
 		i++
 	}
-	sched = slices.Insert(slices.Clone(sched), i, rateChange{at, rate})
-	w.pend.schedule = sched
-	w.schedule, w.rate = sched, w.pend.rate
+	w.schedule = slices.Insert(slices.Clone(w.schedule), i, rateChange{at, rate})
+	w.due, w.rate = w.pend.due, w.pend.rate
 	w.next.arrival = w.arrivalAfter(w.pend.prev, w.pend.gap)
 	w.nextStep = ceilStep(w.next.arrival)
 }
@@ -351,14 +352,23 @@ func (w *workload) draw(r *request, u2, u3 float64) float64 {
 
 // pop consumes the pending request and generates the one after it.
 func (w *workload) pop() request {
-	r := w.next
-	w.last = r.arrival
-	for _, x := range [3]float64{r.arrival, r.demand, r.jitter} {
-		w.hash = (w.hash ^ math.Float64bits(x)) * fnvPrime
-	}
-	if w.srv != nil {
-		w.hash = w.srv.fold(w.hash, &r)
-	}
+	r := *w.take()
 	w.advance()
+	return r
+}
+
+// take consumes the pending request where it lies: the caller routes it and
+// then calls advance, so the hot path never copies a request out of the
+// workload. The workload's stream is its own, so generating the next request
+// after routing this one draws exactly the same numbers.
+func (w *workload) take() *request {
+	r := &w.next
+	w.last = r.arrival
+	w.hash = (w.hash ^ math.Float64bits(r.arrival)) * fnvPrime
+	w.hash = (w.hash ^ math.Float64bits(r.demand)) * fnvPrime
+	w.hash = (w.hash ^ math.Float64bits(r.jitter)) * fnvPrime
+	if w.srv != nil {
+		w.hash = w.srv.fold(w.hash, r)
+	}
 	return r
 }
