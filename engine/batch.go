@@ -311,16 +311,13 @@ func (b *batchServer) preempt(m *member, at instant) {
 func (b *batchServer) leave(m *member, at instant) {
 	if m.decoding {
 		m.st.generated = m.made(b.g)
-		if m.st.gaps.k == 1 { // the p99 is the largest gap: one running max
+		if m.st.gaps.k == 1 { // the p99 is the largest gap
 			top := math.Inf(-1)
-			for s := m.spanF; s < b.log.next; s++ {
-				r := b.log.at(s)
-				if s > m.spanF {
-					top = max(top, r.t1)
+			if m.spanF < b.log.next {
+				if r := b.log.at(m.spanF); r.iters > 1 { // its first span: only the later iterations' gaps
+					top = r.tau
 				}
-				if r.iters > 1 {
-					top = max(top, r.tau)
-				}
+				top = max(top, b.log.largestFrom(m.spanF+1))
 			}
 			if top > math.Inf(-1) {
 				m.st.gaps.add(top, 1)
@@ -544,6 +541,8 @@ func (b *batchServer) load(now int64) load {
 	}
 	return l
 }
+
+func (b *batchServer) counts() (waiting, running int) { return b.queue.len(), len(b.run) }
 
 // counters are the replica's cumulative figures at boundary now, the span
 // in progress included.

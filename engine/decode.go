@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // The bookkeeping that keeps a batching server's spans cheap: what the
 // decoding requests hold and make is computed from the server's iteration
@@ -191,6 +195,19 @@ type spanLog struct {
 	buf  []spanRecord // a ring, its length a power of two
 	base int64        // the oldest span kept
 	next int64        // spans so far
+	// peaks are the suffix maxima of the spans' largest gaps (see
+	// spanRecord.largest), oldest first and strictly decreasing: the largest
+	// gap of the spans from any a to the last is the first peak at or after
+	// a. A request of fewer than 100 gaps needs only its largest gap, so its
+	// p99 costs a binary search instead of a walk over every span it lived
+	// through. peaks[:low] are older than base.
+	peaks []spanPeak
+	low   int
+}
+
+type spanPeak struct {
+	at      int64
+	largest float64
 }
 
 type spanRecord struct {
@@ -199,6 +216,44 @@ type spanRecord struct {
 }
 
 func (l *spanLog) at(i int64) *spanRecord { return &l.buf[i&int64(len(l.buf)-1)] }
+
+// largest is the largest gap between successive tokens a request sees in
+// the span after its first one: the gap into the span's first iteration,
+// or the span's later iterations' time if it has any.
+func (r *spanRecord) largest() float64 {
+	if r.iters > 1 {
+		return max(r.t1, r.tau)
+	}
+	return r.t1
+}
+
+// largestFrom is the largest gap of the spans from a to the last
+// (math.Inf(-1) when there are none).
+func (l *spanLog) largestFrom(a int64) float64 {
+	p := l.peaks[l.low:]
+	i, _ := slices.BinarySearchFunc(p, a, func(k spanPeak, a int64) int { return cmp.Compare(k.at, a) })
+	if i == len(p) {
+		return math.Inf(-1)
+	}
+	return p[i].largest
+}
+
+// pushPeak records span i's largest gap among the suffix maxima, and drops
+// the peaks older than the oldest span kept.
+func (l *spanLog) pushPeak(i int64, largest float64) {
+	n := len(l.peaks)
+	for n > l.low && l.peaks[n-1].largest <= largest {
+		n--
+	}
+	l.peaks = append(l.peaks[:n], spanPeak{i, largest})
+	for l.low < len(l.peaks) && l.peaks[l.low].at < l.base {
+		l.low++
+	}
+	if l.low > 64 && 2*l.low > len(l.peaks) {
+		l.peaks = l.peaks[:copy(l.peaks, l.peaks[l.low:])]
+		l.low = 0
+	}
+}
 
 // append logs the span that just ended; oldest is the oldest span a running
 // request still needs (called only when the ring is full).
@@ -214,6 +269,7 @@ func (l *spanLog) append(r spanRecord, oldest func() int64) {
 		}
 	}
 	*l.at(l.next) = r
+	l.pushPeak(l.next, r.largest())
 	l.next++
 }
 
@@ -247,8 +303,13 @@ func gapsKept(output int) int {
 
 // add counts count gaps of v ms.
 func (g *gapTop) add(v float64, count int) {
+	if count > 0 && (g.n < g.k || v > g.v[0]) { // small enough to inline: most gaps stop here
+		g.insert(v, count)
+	}
+}
+
+func (g *gapTop) insert(v float64, count int) {
 	switch {
-	case count <= 0:
 	case g.n < g.k:
 		i := g.n
 		g.v[i], g.c[i] = v, int32(count)

@@ -28,6 +28,9 @@ type server interface {
 	// load is the replica's state at boundary now, as its metrics would
 	// report it. It only reads.
 	load(now int64) load
+	// counts are load's waiting and running requests, which do not depend
+	// on the time: the router's own record, kept after every change.
+	counts() (waiting, running int)
 	// each visits every request at the replica, in service first. It only
 	// reads.
 	each(visit func(request))
@@ -133,11 +136,15 @@ func (f *fifoServer) popWaiting() (request, bool) {
 }
 
 func (f *fifoServer) load(int64) load {
-	l := load{waiting: f.queue.len()}
+	w, r := f.counts()
+	return load{waiting: w, running: r}
+}
+
+func (f *fifoServer) counts() (waiting, running int) {
 	if f.busy {
-		l.running = 1
+		running = 1
 	}
-	return l
+	return f.queue.len(), running
 }
 
 func (f *fifoServer) each(visit func(request)) {

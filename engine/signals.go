@@ -29,6 +29,7 @@ type servingRun struct {
 	probed   []bool
 	delay    int64
 	held     heldQueue
+	chain    prefix.Chain // the prefix chain of the request being routed (see chainFor)
 	// The counters of every replica at the end of the warm-up (nil before),
 	// taken at boundary markStep.
 	markStep int64
@@ -112,9 +113,21 @@ func (sr *servingRun) probe(s *Simulator) {
 // unprobe marks no replica probed, for a view that is not a decision.
 func (sr *servingRun) unprobe() { clear(sr.probed) }
 
-// signals fills replica i's serving signals in out, for routing req (nil
-// for a snapshot).
-func (sr *servingRun) signals(now int64, i int, out *Replica, req *request) {
+// chainFor is the prefix chain whose hits the signals report for req: nil
+// for a snapshot (req nil), a request without a shared prefix, or a model
+// without a prefix cache. It is computed once per decision, for every
+// replica's signals.
+func (sr *servingRun) chainFor(req *request) *prefix.Chain {
+	if req == nil || req.system+req.carried == 0 || sr.c.PrefixCacheBlocks == 0 {
+		return nil
+	}
+	sr.chain = chainOf(req, int(req.system+req.carried), sr.c.blockTokens())
+	return &sr.chain
+}
+
+// signals fills replica i's serving signals in out, with the prefix hits
+// of ch (see chainFor).
+func (sr *servingRun) signals(now int64, i int, out *Replica, ch *prefix.Chain) {
 	l, age := sr.scraped[i], float64(now-sr.scrapedAt)*StepMs
 	if sr.refresh == 0 || sr.probed[i] {
 		l, age = sr.batch[i].load(now), 0
@@ -123,15 +136,14 @@ func (sr *servingRun) signals(now int64, i int, out *Replica, req *request) {
 	out.KVUtil, out.TokensInFlight = l.kvUtil, l.tokens
 	out.SignalAgeMs, out.Probed = age, sr.probed[i]
 	out.PrefixHitTokens = 0
-	if req == nil || req.system+req.carried == 0 || sr.c.PrefixCacheBlocks == 0 {
+	if ch == nil {
 		return
 	}
 	cache := sr.batch[i].cache
 	if sr.index != nil {
 		cache = sr.index[i]
 	}
-	bs := sr.c.blockTokens()
-	out.PrefixHitTokens = cache.Match(chainOf(req, int(req.system+req.carried), bs)) * bs
+	out.PrefixHitTokens = cache.Match(*ch) * sr.c.blockTokens()
 }
 
 // routed records in the router's index that req's prompt went to replica i.

@@ -5,6 +5,8 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+
+	"github.com/routelab/routelab/engine/internal/prefix"
 )
 
 // Simulator is the fixed-timestep model of one router and its replicas.
@@ -86,16 +88,16 @@ type replicaState struct {
 // speed is the replica's current speed relative to the reference request.
 func (r *replicaState) speed() float64 { return r.base * r.factor / ReferenceDemand }
 
-// sync refreshes the router's view after a change of state at boundary now.
-func (r *replicaState) sync(now int64) {
-	var l load
+// sync refreshes the router's view after a change of state.
+func (r *replicaState) sync() {
+	var waiting, running int
 	if r.fifo != nil {
-		l = r.fifo.load(now)
+		waiting, running = r.fifo.counts()
 	} else {
-		l = r.srv.load(now)
+		waiting, running = r.srv.counts()
 	}
 	p := &r.pub // field by field: a composite literal would be built and then copied
-	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, l.waiting, l.running, l.waiting+l.running
+	p.ID, p.Waiting, p.InFlight, p.Outstanding = r.id, waiting, running, waiting+running
 	p.Healthy, p.ServiceEWMA, p.RewardEWMA, p.Completed = r.healthy, r.svc.v, r.rew.v, r.n
 }
 
@@ -204,7 +206,7 @@ func (s *Simulator) initReplicas() {
 			f := newFIFOServer(s.scn.QueueCap)
 			s.replicas[i].srv, s.replicas[i].fifo = f, f
 		}
-		s.replicas[i].sync(0)
+		s.replicas[i].sync()
 	}
 	s.view.Replicas = make([]Replica, n)
 	s.eligible = make([]Replica, 0, n)
@@ -365,13 +367,13 @@ func (s *Simulator) apply(e Event) {
 		if b, ok := r.srv.(*batchServer); ok {
 			b.restart()
 		}
-		r.sync(s.step)
+		r.sync()
 	case EventFail:
 		if !r.healthy {
 			return
 		}
 		r.healthy = false
-		r.sync(s.step)
+		r.sync()
 		// The in-flight request finishes; the waiting ones go back through the
 		// router with their original arrival times and may be shed.
 		s.reroute(r)
@@ -387,7 +389,7 @@ func (s *Simulator) reroute(r *replicaState) {
 			return
 		}
 		r.due = r.srv.due()
-		r.sync(s.step)
+		r.sync()
 		s.route(&req, true)
 	}
 }
@@ -405,7 +407,7 @@ func (s *Simulator) serve(r *replicaState) {
 	for i := range done {
 		s.complete(r, &done[i])
 	}
-	r.sync(s.step)
+	r.sync()
 	if !r.healthy { // requests a failed batching server preempted go elsewhere
 		s.reroute(r)
 	}
@@ -496,7 +498,7 @@ func (s *Simulator) route(req *request, rerouted bool) {
 		r.srv.admit(*req, s.step, r.speed())
 		r.due = r.srv.due()
 	}
-	r.sync(s.step)
+	r.sync()
 	if s.serving != nil {
 		s.serving.routed(id-1, req)
 	}
@@ -554,12 +556,16 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	} else if s.serving != nil {
 		s.serving.unprobe()
 	}
+	var chain *prefix.Chain
+	if s.serving != nil {
+		chain = s.serving.chainFor(req)
+	}
 	n := 0
 	for i := range s.replicas {
 		rv := &s.replicas[i].pub
 		v.Replicas[i] = *rv
 		if s.serving != nil {
-			s.serving.signals(s.step, i, &v.Replicas[i], req)
+			s.serving.signals(s.step, i, &v.Replicas[i], chain)
 		}
 		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
 			n++
