@@ -39,35 +39,41 @@ func TestGapTopIsExact(t *testing.T) {
 
 // The span log's suffix maxima give the largest gap of every suffix of the
 // spans it keeps, as a walk over them would, while the ring grows, wraps
-// and drops the spans no request needs; ties and equal values included.
+// and drops the spans no request needs: with random gaps (ties included)
+// and with gaps that only shrink, where no peak ever hides another and the
+// dead ones must be compacted away.
 func TestSpanLogLargestFromIsTheSuffixMaximum(t *testing.T) {
 	var rng Rand
 	rng.Seed(11, streamPolicy)
-	var l spanLog
-	var oldest int64 // the oldest span a running request needs, moving forward
-	walk := func(a int64) float64 {
-		top := math.Inf(-1)
-		for s := a; s < l.next; s++ {
-			top = max(top, l.at(s).largest())
+	random := func(int) float64 { return float64(int(rng.Open() * 30)) }
+	shrinking := func(n int) float64 { return float64(10000 - n) }
+	for _, gap := range []func(n int) float64{random, shrinking} {
+		var l spanLog
+		var oldest int64 // the oldest span a running request needs, moving forward
+		walk := func(a int64) float64 {
+			top := math.Inf(-1)
+			for s := a; s < l.next; s++ {
+				top = max(top, l.at(s).largest())
+			}
+			return top
 		}
-		return top
-	}
-	for n := range 5000 {
-		r := spanRecord{t1: float64(int(rng.Open() * 30)), tau: float64(int(rng.Open() * 30)), iters: int(rng.Open() * 3)}
-		if n%7 == 0 {
-			oldest = max(oldest, l.next-int64(rng.Open()*200))
-		}
-		l.append(r, func() int64 { return oldest })
-		if live, kept := len(l.peaks)-l.low, int(l.next-l.base); live > kept || len(l.peaks) > 2*kept+65 {
-			t.Fatalf("after %d spans: %d peaks, %d of them live, for %d spans kept", n+1, len(l.peaks), live, kept)
-		}
-		for a := max(l.base, oldest); a <= l.next; a++ {
-			if got, want := l.largestFrom(a), walk(a); got != want {
-				t.Fatalf("after %d spans: largest gap from span %d is %g by the peaks, %g by a walk", n+1, a, got, want)
+		for n := range 5000 {
+			r := spanRecord{t1: gap(n), tau: gap(n), iters: int(rng.Open() * 3)}
+			if n%7 == 0 {
+				oldest = max(oldest, l.next-int64(rng.Open()*200))
+			}
+			l.append(r, func() int64 { return oldest })
+			if live, kept := len(l.peaks)-l.low, int(l.next-l.base); live > kept || len(l.peaks) > 2*kept+65 {
+				t.Fatalf("after %d spans: %d peaks, %d of them live, for %d spans kept", n+1, len(l.peaks), live, kept)
+			}
+			for a := max(l.base, oldest); a <= l.next; a++ {
+				if got, want := l.largestFrom(a), walk(a); got != want {
+					t.Fatalf("after %d spans: largest gap from span %d is %g by the peaks, %g by a walk", n+1, a, got, want)
+				}
 			}
 		}
-	}
-	if l.base == 0 {
-		t.Fatal("the ring never dropped a span: the test did not reach the pruning")
+		if l.base == 0 {
+			t.Fatal("the ring never dropped a span: the test did not reach the pruning")
+		}
 	}
 }
