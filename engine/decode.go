@@ -28,13 +28,13 @@ type decodeSet struct {
 	q     int64
 	cnt   []int32
 	ge    []int32
-	heap  []int32 // pool slots, a min-heap by completion count
-	cycle []int64 // see cycleSums
+	heap  []decodeKey // a min-heap by completion count, then admission order
+	cycle []int64     // see cycleSums
 	stale bool
 }
 
 func newDecodeSet(bs, capacity int) decodeSet {
-	return decodeSet{bs: bs, cnt: make([]int32, bs), ge: make([]int32, bs+1), heap: make([]int32, 0, capacity), cycle: make([]int64, bs+1)}
+	return decodeSet{bs: bs, cnt: make([]int32, bs), ge: make([]int32, bs+1), heap: make([]decodeKey, 0, capacity), cycle: make([]int64, bs+1)}
 }
 
 // floorDiv is a/b rounded down (b > 0), for counts that may be negative.
@@ -65,7 +65,7 @@ func (d *decodeSet) add(m *member, pool []member) {
 	}
 	d.stale = true
 	m.heapIdx = len(d.heap)
-	d.heap = append(d.heap, m.slot)
+	d.heap = append(d.heap, decodeKey{fin: m.fin, order: m.order, slot: m.slot})
 	d.up(pool, m.heapIdx)
 }
 
@@ -83,7 +83,7 @@ func (d *decodeSet) remove(m *member, pool []member) {
 	i, last := m.heapIdx, len(d.heap)-1
 	if i != last {
 		d.heap[i] = d.heap[last]
-		pool[d.heap[i]].heapIdx = i
+		pool[d.heap[i].slot].heapIdx = i
 	}
 	d.heap = d.heap[:last]
 	if i != last {
@@ -100,8 +100,7 @@ func (d *decodeSet) first(pool []member) (*member, int64) {
 	if len(d.heap) == 0 {
 		return nil, math.MaxInt64
 	}
-	m := &pool[d.heap[0]]
-	return m, m.fin
+	return &pool[d.heap[0].slot], d.heap[0].fin
 }
 
 // blocks is the KV blocks the set holds after iteration count g.
@@ -150,20 +149,27 @@ func (d *decodeSet) cycleSums() []int64 {
 	return d.cycle
 }
 
-func (d *decodeSet) less(pool []member, i, j int) bool {
-	a, b := &pool[d.heap[i]], &pool[d.heap[j]]
+// decodeKey is a decoding request's place in the heap: its ordering keys
+// are kept beside its slot, so sifting reads no member (members are large).
+type decodeKey struct {
+	fin, order int64
+	slot       int32
+}
+
+func (d *decodeSet) less(i, j int) bool {
+	a, b := &d.heap[i], &d.heap[j]
 	return a.fin < b.fin || (a.fin == b.fin && a.order < b.order)
 }
 
 func (d *decodeSet) swap(pool []member, i, j int) {
 	d.heap[i], d.heap[j] = d.heap[j], d.heap[i]
-	pool[d.heap[i]].heapIdx, pool[d.heap[j]].heapIdx = i, j
+	pool[d.heap[i].slot].heapIdx, pool[d.heap[j].slot].heapIdx = i, j
 }
 
 func (d *decodeSet) up(pool []member, i int) {
 	for i > 0 {
 		p := (i - 1) / 2
-		if !d.less(pool, i, p) {
+		if !d.less(i, p) {
 			return
 		}
 		d.swap(pool, i, p)
@@ -174,10 +180,10 @@ func (d *decodeSet) up(pool []member, i int) {
 func (d *decodeSet) down(pool []member, i int) {
 	for {
 		l, small := 2*i+1, i
-		if l < len(d.heap) && d.less(pool, l, small) {
+		if l < len(d.heap) && d.less(l, small) {
 			small = l
 		}
-		if r := l + 1; r < len(d.heap) && d.less(pool, r, small) {
+		if r := l + 1; r < len(d.heap) && d.less(r, small) {
 			small = r
 		}
 		if small == i {
