@@ -86,16 +86,20 @@ func (l *stderrLog) reason(st *os.ProcessState) string {
 	ws, _ := st.Sys().(syscall.WaitStatus)
 	byRuntime := st.ExitCode() == 2 || (ws.Signaled() && ws.Signal() == syscall.SIGABRT)
 	switch {
+	// A session at its memory limit dies either allocating or starting a
+	// thread (thread stacks count against the limit too), whichever comes
+	// first: both are told as running out of memory, and the runtime's own
+	// lines are in the log.
+	case byRuntime && strings.Contains(l.cgo, "pthread_create failed"):
+		return "out of memory"
 	case byRuntime && l.fatal != "":
 		r := strings.TrimPrefix(strings.TrimPrefix(l.fatal, "fatal error: "), "runtime: ")
-		if strings.Contains(r, "out of memory") {
+		if strings.Contains(r, "out of memory") || r == "newosproc" {
 			return "out of memory"
 		}
 		return r
 	case byRuntime && l.panic != "":
 		return l.panic
-	case byRuntime && strings.Contains(l.cgo, "pthread_create failed"):
-		return "out of memory (no new thread could be created: " + strings.TrimPrefix(l.cgo, "runtime/cgo: pthread_create failed: ") + ")"
 	case ws.Signaled():
 		return fmt.Sprintf("killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
 	}
