@@ -101,6 +101,29 @@ func setRequestInfo(q *RequestInfo, r *request, rerouted bool) {
 	}
 }
 
+// servingSignals are the serving signals of a view that cost the serving
+// model work at every decision: a replica's KV utilisation and tokens in
+// flight (from its batch's state at the instant) and its prefix hits for
+// the request (a cache lookup).
+type servingSignals uint8
+
+const (
+	loadSignals   servingSignals = 1 << iota // KVUtil, TokensInFlight
+	prefixSignals                            // PrefixHitTokens
+	allSignals    = loadSignals | prefixSignals
+)
+
+// signalReader is an optional interface of the engine's own policies that
+// read only some of the costly serving signals, or none: their decisions'
+// views carry only those (the others are 0). Every other policy — a
+// scripted one, a production router, a composition — sees them all, and so
+// does every snapshot of the view. Which signals a view carries changes no
+// result: TestSignalReadersDecideAsWithEverySignal runs each such policy
+// both ways.
+type signalReader interface {
+	servingSignals() servingSignals
+}
+
 // Policy routes requests. Pick returns the id of an eligible replica; the
 // engine calls it only when at least one replica is eligible (otherwise the
 // request is shed). Observe reports each completion's service time (ms) and
@@ -646,3 +669,17 @@ func PolicyByName(name string) (PolicySpec, error) {
 	}
 	return PolicySpec{}, fieldErr("policy", name, "one of "+strings.Join(PolicyNames(), ", "))
 }
+
+// The specification's policies and the classic ones read queue lengths and
+// their own statistics, no costly serving signal; least-kv reads the KV
+// utilisation (see signalReader).
+func (*roundRobin) servingSignals() servingSignals    { return 0 }
+func (leastQueue) servingSignals() servingSignals     { return 0 }
+func (*latencyAware) servingSignals() servingSignals  { return 0 }
+func (*adaptive) servingSignals() servingSignals      { return 0 }
+func (*weightedRR) servingSignals() servingSignals    { return 0 }
+func (*random) servingSignals() servingSignals        { return 0 }
+func (*powerOfTwo) servingSignals() servingSignals    { return 0 }
+func (*joinIdle) servingSignals() servingSignals      { return 0 }
+func (*shortestDelay) servingSignals() servingSignals { return 0 }
+func (leastKV) servingSignals() servingSignals        { return loadSignals }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -19,6 +20,9 @@ func (p viewRecorder) Pick(v *View) (int, error) {
 	*p.views = append(*p.views, c)
 	return p.leastQueue.Pick(v)
 }
+
+// servingSignals: the recorder is there to see every signal.
+func (viewRecorder) servingSignals() servingSignals { return allSignals }
 
 func recordViews(views *[]View) PolicySpec {
 	return PolicySpec{Name: "recorder", New: func(PolicyEnv) (Policy, error) { return viewRecorder{views: views}, nil }}
@@ -330,5 +334,60 @@ func TestRecoveredReplicaStartsCold(t *testing.T) {
 	b.restart()
 	if got := b.cache.Match(chainOf(&r, int(r.system), b.bs)); got != 0 {
 		t.Fatalf("after the restart %d blocks are still cached", got)
+	}
+}
+
+// everySignal hides a policy's signalReader, so its views carry every
+// serving signal.
+type everySignal struct{ Policy }
+
+// Each policy that reads only some of the costly serving signals decides
+// exactly as it does with every signal in its views, on every built-in
+// serving scenario (KV limits, prefix caches, stale scrapes, probes,
+// failures): the same decisions, in the same order, and the same results.
+func TestSignalReadersDecideAsWithEverySignal(t *testing.T) {
+	readers := map[string]bool{}
+	for _, p := range allPolicies() {
+		isReader := false
+		declared := PolicySpec{Name: p.Name, Kind: p.Kind, Params: p.Params, New: func(env PolicyEnv) (Policy, error) {
+			q, err := p.New(env)
+			_, isReader = q.(signalReader)
+			return q, err
+		}}
+		all := PolicySpec{Name: p.Name, Kind: p.Kind, Params: p.Params, New: func(env PolicyEnv) (Policy, error) {
+			q, err := p.New(env)
+			return everySignal{q}, err
+		}}
+		for _, name := range ScenarioNames() {
+			scn := mustScenario(t, name, ScenarioRate(name), DefaultHeterogeneity)
+			if scn.Serving == nil {
+				continue
+			}
+			run := func(spec PolicySpec) (string, uint64) {
+				h := uint64(fnvOffset)
+				res, err := Run(context.Background(), RunSpec{Scenario: scn, Policy: spec, Seed: 3, Protocol: DefaultProtocol(),
+					OnDecision: func(d Decision) { h = (h ^ uint64(d.Seq<<8|int64(d.Replica))) * fnvPrime }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := json.Marshal(res)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(out), h
+			}
+			got, gotH := run(declared)
+			if !isReader {
+				break
+			}
+			readers[p.Name] = true
+			want, wantH := run(all)
+			if gotH != wantH || got != want {
+				t.Errorf("%s on %s decides differently with every signal:\n%s\n%s", p.Name, name, got, want)
+			}
+		}
+	}
+	if len(readers) < 10 {
+		t.Errorf("only %d policies read some signals (%v); the engine's own ten should", len(readers), readers)
 	}
 }

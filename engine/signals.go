@@ -126,11 +126,19 @@ func (sr *servingRun) chainFor(req *request) *prefix.Chain {
 }
 
 // signals fills replica i's serving signals in out, with the prefix hits
-// of ch (see chainFor).
-func (sr *servingRun) signals(now int64, i int, out *Replica, ch *prefix.Chain) {
+// of ch (see chainFor; 0 when ch is nil), and KVUtil and TokensInFlight
+// only when withLoad (0 otherwise: see signalReader).
+func (sr *servingRun) signals(now int64, i int, out *Replica, ch *prefix.Chain, withLoad bool) {
 	l, age := sr.scraped[i], float64(now-sr.scrapedAt)*StepMs
-	if sr.refresh == 0 || sr.probed[i] {
+	switch {
+	case (sr.refresh == 0 || sr.probed[i]) && withLoad:
 		l, age = sr.batch[i].load(now), 0
+	case sr.refresh == 0 || sr.probed[i]:
+		l = load{}
+		l.waiting, l.running = sr.batch[i].counts()
+		age = 0
+	case !withLoad:
+		l.kvUtil, l.tokens = 0, 0
 	}
 	out.Waiting, out.InFlight, out.Outstanding = l.waiting, l.running, l.waiting+l.running
 	out.KVUtil, out.TokensInFlight = l.kvUtil, l.tokens

@@ -58,12 +58,16 @@ type Simulator struct {
 type policyHooks struct {
 	observer CompletionObserver
 	admitter Admitter
+	signals  servingSignals // the costly serving signals its views carry
 }
 
 func hooksOf(p Policy) policyHooks {
-	var h policyHooks
+	h := policyHooks{signals: allSignals}
 	h.observer, _ = p.(CompletionObserver)
 	h.admitter, _ = p.(Admitter)
+	if r, ok := p.(signalReader); ok {
+		h.signals = r.servingSignals()
+	}
 	return h
 }
 
@@ -556,8 +560,12 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 	} else if s.serving != nil {
 		s.serving.unprobe()
 	}
+	need := allSignals // a snapshot shows everything
+	if decide {
+		need = s.hooks.signals
+	}
 	var chain *prefix.Chain
-	if s.serving != nil {
+	if s.serving != nil && need&prefixSignals != 0 {
 		chain = s.serving.chainFor(req)
 	}
 	n := 0
@@ -565,7 +573,7 @@ func (s *Simulator) buildView(req *request, rerouted, decide bool) *View {
 		rv := &s.replicas[i].pub
 		v.Replicas[i] = *rv
 		if s.serving != nil {
-			s.serving.signals(s.step, i, &v.Replicas[i], chain)
+			s.serving.signals(s.step, i, &v.Replicas[i], chain, need&loadSignals != 0)
 		}
 		if rv.Healthy && rv.Waiting < s.scn.QueueCap { // eligibility is the true state
 			n++
