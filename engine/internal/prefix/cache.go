@@ -1,6 +1,9 @@
 // Package prefix is the serving model's prefix cache: a least-recently-used
 // cache of KV blocks of shared prompt prefixes, with a fixed capacity in
-// blocks. It imports nothing of the engine and allocates only when made.
+// blocks. It imports nothing of the engine. It allocates as it grows: its
+// entries and their table start small and double, up to what its most
+// segments at once need (never more than one per block), so a short run
+// does not pay for a cache sized to its capacity.
 //
 // A prompt's prefix is a chain of segments — a shared system prompt, then a
 // session's earlier turns — and a segment's blocks are its first, second, …
@@ -36,9 +39,10 @@ type Cache struct {
 	capacity int
 	used     int
 	entries  []entry // entries[0] is the list's sentinel
-	freeList []int32
-	table    []int32 // open addressing over entries, linear probing; 0 is empty
+	freeList []int32 // entries removed, for reuse before any is added
+	table    []int32 // open addressing over entries, linear probing; 0 is empty; at most half full
 	mask     uint64
+	live     int // entries in the table
 }
 
 type entry struct {
@@ -49,22 +53,8 @@ type entry struct {
 
 // New returns an empty cache of capacity blocks (capacity >= 0).
 func New(capacity int) *Cache {
-	c := &Cache{capacity: capacity}
-	// Every entry holds at least one block but the two a touch may have
-	// added before growing them; the sentinel is one more.
-	n := capacity + 3
-	c.entries = make([]entry, n)
-	c.freeList = make([]int32, 0, n)
-	for i := n - 1; i >= 1; i-- {
-		c.freeList = append(c.freeList, int32(i))
-	}
-	size := 4
-	for size < 2*n {
-		size *= 2
-	}
-	c.table = make([]int32, size)
-	c.mask = uint64(size - 1)
-	return c
+	const size = 16
+	return &Cache{capacity: capacity, entries: make([]entry, 1, size/2), table: make([]int32, size), mask: size - 1}
 }
 
 // Capacity is the cache's size in blocks.
@@ -175,12 +165,33 @@ func (c *Cache) findOrAdd(key uint64) int32 {
 	if e := c.find(key); e != 0 {
 		return e
 	}
-	e := c.freeList[len(c.freeList)-1]
-	c.freeList = c.freeList[:len(c.freeList)-1]
+	if 2*(c.live+1) > len(c.table) {
+		c.grow()
+	}
+	var e int32
+	if n := len(c.freeList); n > 0 {
+		e = c.freeList[n-1]
+		c.freeList = c.freeList[:n-1]
+	} else {
+		e = int32(len(c.entries))
+		c.entries = append(c.entries, entry{})
+	}
 	c.entries[e] = entry{key: key}
 	c.link(e)
 	c.put(key, e)
+	c.live++
 	return e
+}
+
+// grow doubles the table and puts every entry back in it.
+func (c *Cache) grow() {
+	c.table = make([]int32, 2*len(c.table))
+	c.mask = uint64(len(c.table) - 1)
+	for e := 1; e < len(c.entries); e++ {
+		if k := c.entries[e].key; k != 0 {
+			c.put(k, int32(e))
+		}
+	}
 }
 
 func (c *Cache) remove(e int32) {
@@ -188,6 +199,7 @@ func (c *Cache) remove(e int32) {
 	c.del(c.entries[e].key)
 	c.entries[e] = entry{}
 	c.freeList = append(c.freeList, e)
+	c.live--
 }
 
 func (c *Cache) moveToFront(e int32) {
