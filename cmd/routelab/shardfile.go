@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/routelab/routelab/engine"
@@ -406,7 +407,8 @@ func readShardHead(data []byte) (*shardFile, error) {
 	if i < 0 {
 		return readShardFile(data)
 	}
-	f, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...))
+	head := data[:i:i]
+	f, err := decodeHead(head)
 	if err != nil {
 		return nil, err
 	}
@@ -419,23 +421,133 @@ func readShardHead(data []byte) (*shardFile, error) {
 	return f, nil
 }
 
+// attainmentKey starts a development shard's attainments as encode writes
+// them, on one line that ends the head.
+const attainmentKey = ",\n  \"development_attainment\": ["
+
+// decodeHead decodes a head (with no runs). Every validation shard reads
+// every development shard's head, and the attainments are most of it:
+// laid out as encode writes them, they are read by parseNumbers, and only
+// the rest through encoding/json (a third of the bytes, a third of the
+// time). What that accepts, decoding the whole head accepts alike — the
+// attainments' line is the object's last member (a raw newline is never
+// inside a JSON string, and the rest must close as one object), each
+// element a JSON number or null, a later key winning as it would — so
+// anything else (an error included) takes the whole decode.
+func decodeHead(head []byte) (*shardFile, error) {
+	whole := func() (*shardFile, error) {
+		return decodeShardFile(append(head, runsKey+"]\n}\n"...))
+	}
+	j := bytes.LastIndexByte(head, '\n') - 1
+	if j < 0 || !bytes.HasPrefix(head[j:], []byte(attainmentKey)) || !bytes.HasSuffix(head, []byte("],")) {
+		return whole()
+	}
+	att, ok := parseNumbers(head[j+len(attainmentKey) : len(head)-2])
+	if !ok {
+		return whole()
+	}
+	f, err := decodeShardFile(append(head[:j:j], ","+runsKey+"]\n}\n"...))
+	if err != nil {
+		return whole()
+	}
+	f.Attainment = att
+	return f, nil
+}
+
+// parseNumbers reads the elements of a JSON array of numbers and nulls
+// written without spaces (json.Marshal's []number), a null as NaN, as
+// number.UnmarshalJSON reads each; ok is false for anything else.
+func parseNumbers(list []byte) (out []number, ok bool) {
+	if len(list) == 0 {
+		return []number{}, true
+	}
+	out = make([]number, 0, bytes.Count(list, []byte(","))+1)
+	for len(list) > 0 {
+		elem := list
+		if k := bytes.IndexByte(list, ','); k >= 0 {
+			elem, list = list[:k], list[k+1:]
+			if len(list) == 0 {
+				return nil, false // a trailing comma
+			}
+		} else {
+			list = nil
+		}
+		if string(elem) == "null" {
+			out = append(out, number(math.NaN()))
+			continue
+		}
+		if !isJSONNumber(elem) {
+			return nil, false
+		}
+		v, err := strconv.ParseFloat(string(elem), 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, number(v))
+	}
+	return out, true
+}
+
+// isJSONNumber reports whether b is a number in JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(b []byte) bool {
+	digits := func() bool {
+		n := 0
+		for len(b) > 0 && b[0] >= '0' && b[0] <= '9' {
+			b, n = b[1:], n+1
+		}
+		return n > 0
+	}
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	switch {
+	case len(b) == 0:
+		return false
+	case b[0] == '0':
+		b = b[1:]
+	case !digits():
+		return false
+	}
+	if len(b) > 0 && b[0] == '.' {
+		b = b[1:]
+		if !digits() {
+			return false
+		}
+	}
+	if len(b) > 0 && (b[0] == 'e' || b[0] == 'E') {
+		b = b[1:]
+		if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+			b = b[1:]
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return len(b) == 0
+}
+
 // readFileHead reads a shard file up to the start of its runs' records,
 // or whole when they do not start as encode writes them: what
 // readShardHead reads, without reading (and collecting) every record of
-// every development shard in each validation shard.
+// every development shard in each validation shard. It reads into one
+// buffer, a chunk at a time.
 func readFileHead(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var data []byte
-	chunk := make([]byte, 64<<10)
+	const chunk = 16 << 10
+	data := make([]byte, 0, 2*chunk)
 	for {
-		n, err := f.Read(chunk)
+		if cap(data)-len(data) < chunk {
+			data = slices.Grow(data, chunk)
+		}
+		n, err := f.Read(data[len(data):cap(data)])
 		// The key may straddle two chunks: search from just before this one.
 		from := max(len(data)-len(runsKey), 0)
-		data = append(data, chunk[:n]...)
+		data = data[:len(data)+n]
 		if bytes.Contains(data[from:], []byte(runsKey)) {
 			return data, nil
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,6 +166,9 @@ func FuzzReadShardFile(f *testing.F) {
 		if head, err := readShardHead(data); err == nil && head.Phase != "development" {
 			t.Fatalf("readShardHead accepted a %q shard", head.Phase)
 		}
+		if i := bytes.Index(data, []byte(runsKey)); i >= 0 {
+			agreesWithWholeDecode(t, data[:i:i])
+		}
 		sf, err := readShardFile(data)
 		if err != nil {
 			return
@@ -229,6 +233,51 @@ func TestReadShardHead(t *testing.T) {
 	} {
 		if _, err := c.read([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want an error containing %q", err, c.want)
+		}
+	}
+}
+
+// decodeHead, which reads a head's attainments without encoding/json,
+// decodes what decoding the whole head decodes, and refuses what it
+// refuses with its error: on a development shard's head as written, and
+// on heads whose attainments' line is edited into what the JSON grammar,
+// or a number, does not allow, or into another place of the object.
+func TestDecodeHeadAgreesWithWholeDecode(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "study", writeStudyFile(t), "--shard", "1/2", "--out", dir+"/")
+	data := read(t, filepath.Join(dir, "study-development-1-of-2.json"))
+	head := data[:strings.Index(data, runsKey)]
+	line := regexp.MustCompile(`"development_attainment": \[[^\]]*\]`)
+	for _, att := range []string{
+		"", "[]", "[null,1,0.5,0]", "[-0,1e-7,1E+2,-2.5e3]", "[1,2,3,4,]", "[1,,3,4]", "[01,2,3,4]",
+		"[1.,2,3,4]", "[.5,2,3,4]", "[+1,2,3,4]", "[1e400,2,3,4]", "[0x1p-2,2,3,4]", "[Inf,2,3,4]", "[NaN,2,3,4]",
+		"[1_0,2,3,4]", `["1",2,3,4]`, "[true,2,3,4]", "[1, 2, 3, 4]", "[[1],2,3,4]", "[1,2,3,4]]", "null",
+		"[1,2,3,4],\n  \"development_attainment\": [4,3,2,1]",
+		"[1,2,3,4]}", "{\"a\": [1,2,3,4]", "[1,2,3,4],\n  \"Development_Attainment\": [5,6,7,8]",
+	} {
+		edited := head
+		if att != "" {
+			edited = line.ReplaceAllLiteralString(head, `"development_attainment": `+att)
+		}
+		agreesWithWholeDecode(t, []byte(edited))
+	}
+	moved := strings.Replace(line.ReplaceAllLiteralString(head, `"x": 1`), `"phase"`, line.FindString(head)+`,\n  "phase"`, 1)
+	agreesWithWholeDecode(t, []byte(moved))
+}
+
+// agreesWithWholeDecode checks decodeHead against decoding the whole head.
+func agreesWithWholeDecode(t *testing.T, head []byte) {
+	t.Helper()
+	want, werr := decodeShardFile(append(slices.Clip(head), runsKey+"]\n}\n"...))
+	got, gerr := decodeHead(slices.Clip(head))
+	switch {
+	case (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error():
+		t.Errorf("%.80q…: decodeHead: %v; the whole decode: %v", head[max(len(head)-80, 0):], gerr, werr)
+	case werr == nil:
+		w, err1 := want.encode()
+		g, err2 := got.encode()
+		if err1 != nil || err2 != nil || !bytes.Equal(w, g) || (want.Attainment == nil) != (got.Attainment == nil) {
+			t.Errorf("%.80q…: decodeHead and the whole decode differ:\n%s\n%s", head[max(len(head)-80, 0):], g, w)
 		}
 	}
 }
