@@ -30,7 +30,7 @@ type stdImport struct {
 // cells can use, shortest path first.
 func stdPackages() map[string][]string {
 	byName := map[string][]string{}
-	for key := range stdlib.Symbols {
+	for key := range stdlib.Symbols() {
 		p, name := path.Dir(key), path.Base(key)
 		if strings.Contains(p, "internal") || name == "" {
 			continue
@@ -234,7 +234,7 @@ func editDistance(a, b string) int {
 func (s *Session) packageNames() map[string]string {
 	out := map[string]string{}
 	for p, name := range s.names {
-		if _, std := stdlib.Symbols[p+"/"+name]; !std && p != runtimePath && name != "" {
+		if _, std := stdlib.Symbols()[p+"/"+name]; !std && p != runtimePath && name != "" {
 			out[name] = p
 		}
 	}
