@@ -126,11 +126,11 @@ func selectorBases(n ast.Node) map[string]map[string]bool {
 	return out
 }
 
-var undefinedMsg = regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)$`)
+var undefinedMsg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)$`) })
 
 // undefinedName is the name of an "undefined: name" compile error.
 func undefinedName(err error) string {
-	if m := undefinedMsg.FindStringSubmatch(err.Error()); m != nil {
+	if m := undefinedMsg().FindStringSubmatch(err.Error()); m != nil {
 		return m[1]
 	}
 	return ""
@@ -140,7 +140,7 @@ func undefinedName(err error) string {
 // a package of the session's libraries, or the declared name it is closest
 // to.
 func (s *Session) hint(msg string) string {
-	m := undefinedMsg.FindStringSubmatch(msg)
+	m := undefinedMsg().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
