@@ -22,9 +22,9 @@ func openValue(m uint64) float64 { return (float64(m) + 0.5) * 0x1p-52 }
 func newTokenTable(c TokenCount) *tokenTable {
 	t := &tokenTable{min: c.Min, thresh: make([]float64, 0, c.Max-c.Min)}
 	lo := uint64(0)
-	// Counts above the largest uniform's are never drawn. Asked once here,
-	// not for every count: each routelab process (each shard) builds its
-	// tables, a draw is most of their cost, and this was one in three.
+	// Counts above the largest uniform's are never drawn: asked once here,
+	// not for every count (a draw in three of the search), as every
+	// routelab process, each shard, builds its tables.
 	top := c.draw(openValue(openGrid - 1))
 	for k := c.Min + 1; k <= min(c.Max, top); k++ {
 		reaches := func(m uint64) bool { return c.draw(openValue(m)) >= k }
