@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/routelab/routelab/display"
 	"github.com/traefik/yaegi/interp"
@@ -44,11 +45,15 @@ type frame struct {
 	Func            string
 }
 
+// The package's regular expressions are compiled on first use: package
+// initialisation is paid by every routelab process, sessions or not.
 var (
 	// yaegi prefixes compile errors with "file:L:C: ".
-	posPrefix = regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): `)
+	posPrefix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): `) })
 	// yaegi prints one such line per interpreted frame a panic unwinds.
-	panicLine = regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+	panicLine = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:([^:\s]+\.go):)?(\d+):(\d+): panic: (.*)\(\.\.\.\)\n?$`)
+	})
 )
 
 // compileFailure turns a parser or yaegi compile error into a cellError
@@ -65,7 +70,7 @@ func (s *Session) compileFailure(err error) *cellError {
 		return ce
 	}
 	msg := strings.ReplaceAll(err.Error(), typeParamPrefix, "")
-	m := posPrefix.FindStringSubmatch(msg)
+	m := posPrefix().FindStringSubmatch(msg)
 	if m == nil {
 		return &cellError{Msg: s.decodePositions(msg)}
 	}
@@ -119,13 +124,13 @@ func firstBytes(s string, n int) string {
 
 // encodedPos finds positions of cell code left in a message (the cell's
 // number folded into the line, see cellLine).
-var encodedPos = regexp.MustCompile(`(?:_\.go:)?(\d{7,}):(\d+)`)
+var encodedPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:_\.go:)?(\d{7,}):(\d+)`) })
 
 // decodePositions rewrites the positions of cell code in a message as the
 // cell and line they stand for.
 func (s *Session) decodePositions(msg string) string {
-	return encodedPos.ReplaceAllStringFunc(msg, func(m string) string {
-		sub := encodedPos.FindStringSubmatch(m)
+	return encodedPos().ReplaceAllStringFunc(msg, func(m string) string {
+		sub := encodedPos().FindStringSubmatch(m)
 		raw, _ := strconv.Atoi(sub[1])
 		slot, line := splitLine(raw)
 		cell := s.cellOf(slot)
@@ -284,7 +289,7 @@ func funcName(fn string) string {
 
 // parsePanicLine recognises yaegi's per-frame panic report.
 func parsePanicLine(s string) (frame, bool) {
-	m := panicLine.FindStringSubmatch(s)
+	m := panicLine().FindStringSubmatch(s)
 	if m == nil {
 		return frame{}, false
 	}

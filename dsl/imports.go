@@ -30,7 +30,7 @@ type stdImport struct {
 // cells can use, shortest path first.
 func stdPackages() map[string][]string {
 	byName := map[string][]string{}
-	for key := range stdlib.Symbols {
+	for key := range stdlib.Symbols() {
 		p, name := path.Dir(key), path.Base(key)
 		if strings.Contains(p, "internal") || name == "" {
 			continue
@@ -126,11 +126,11 @@ func selectorBases(n ast.Node) map[string]map[string]bool {
 	return out
 }
 
-var undefinedMsg = regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)$`)
+var undefinedMsg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`undefined: ([\p{L}_][\p{L}\p{N}_]*)$`) })
 
 // undefinedName is the name of an "undefined: name" compile error.
 func undefinedName(err error) string {
-	if m := undefinedMsg.FindStringSubmatch(err.Error()); m != nil {
+	if m := undefinedMsg().FindStringSubmatch(err.Error()); m != nil {
 		return m[1]
 	}
 	return ""
@@ -140,7 +140,7 @@ func undefinedName(err error) string {
 // a package of the session's libraries, or the declared name it is closest
 // to.
 func (s *Session) hint(msg string) string {
-	m := undefinedMsg.FindStringSubmatch(msg)
+	m := undefinedMsg().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
 	}
@@ -234,7 +234,7 @@ func editDistance(a, b string) int {
 func (s *Session) packageNames() map[string]string {
 	out := map[string]string{}
 	for p, name := range s.names {
-		if _, std := stdlib.Symbols[p+"/"+name]; !std && p != runtimePath && name != "" {
+		if _, std := stdlib.Symbols()[p+"/"+name]; !std && p != runtimePath && name != "" {
 			out[name] = p
 		}
 	}

@@ -14,8 +14,10 @@ import (
 // Library is a compiled Go package made available to cells.
 //
 // Symbols is the map `yaegi extract` generates for the package (the value
-// stored under "Path/Name" in the generated Symbols variable). Typical use,
-// in the package that holds the generated file:
+// stored under "Path/Name" in the map symbols, which the generated file
+// fills in a function it registers with lazily(func()); the package defines
+// both, building its tables at once or on first use). Typical use, in the
+// package that holds the generated file:
 //
 //	//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract example.com/lab
 //	//go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go example.com/lab

@@ -161,7 +161,7 @@ func validateOptions(opts Options) error {
 		if err := l.validate(); err != nil {
 			return fmt.Errorf("dsl: %w", err)
 		}
-		if seen[l.Path] || stdlib.Symbols[l.Path+"/"+path.Base(l.Path)] != nil {
+		if seen[l.Path] || stdlib.Symbols()[l.Path+"/"+path.Base(l.Path)] != nil {
 			return fmt.Errorf("dsl: library path %q is registered twice or shadows a standard package", l.Path)
 		}
 		seen[l.Path] = true
@@ -199,7 +199,7 @@ func (s *Session) init(opts Options) error {
 	})
 	rand1, rand2 := s.randSymbols()
 	uses := []interp.Exports{
-		stdlib.Symbols,
+		stdlib.Symbols(),
 		// os.Stderr: the interpreter's Stderr option is a filter, not a file,
 		// so yaegi would leave the process's in place.
 		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},

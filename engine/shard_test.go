@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
@@ -303,6 +305,57 @@ func TestSelectWeightFrom(t *testing.T) {
 	}
 	if _, err := SelectWeightFrom(cfg, make([]float64, 11)); err == nil || !strings.Contains(err.Error(), "has 12 runs; got 11 attainments") {
 		t.Errorf("11 attainments: %v", err)
+	}
+}
+
+// SelectWeightFrom, which scores the attainments in place, selects what
+// SelectWeight selects from the same runs' summaries: over random
+// attainments with missing ones (NaN), whole conditions missing, and ties
+// between weights (the first listed wins).
+func TestSelectWeightFromMatchesSelectWeight(t *testing.T) {
+	cfg := smallShardStudy()
+	cfg.Rates = []float64{100, 150}
+	cfg.Weights = []float64{0.2, 0, 0.35, 0.1}
+	cfg.DevelopmentSeeds = []uint64{1, 2, 3}
+	g, ph := cfg.layout(), cfg.developmentPhase()
+	n := g.jobs(ph).n
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := range 300 {
+		att := make([]float64, n)
+		for i := range att {
+			switch r := rng.IntN(10); {
+			case r == 0:
+				att[i] = math.NaN()
+			case r < 4:
+				att[i] = float64(rng.IntN(3)) / 2 // ties
+			default:
+				att[i] = rng.Float64()
+			}
+		}
+		if trial%7 == 0 { // a condition with no attainment at all
+			from := rng.IntN(n/len(cfg.DevelopmentSeeds)) * len(cfg.DevelopmentSeeds)
+			for i := range cfg.DevelopmentSeeds {
+				att[from+i] = math.NaN()
+			}
+		}
+		if trial%11 == 0 { // every weight's runs alike: a tie the first weight wins
+			perWeight := n / len(cfg.Weights)
+			for i := perWeight; i < n; i++ {
+				att[i] = att[i%perWeight]
+			}
+		}
+		sums := make([]RunSummary, n)
+		for i := range sums {
+			pi, ci, si := g.at(ph, i)
+			sums[i] = RunSummary{Policy: ph.policies[pi].Name, Scenario: g.scenarios[ci].Name, Seed: ph.seeds[si], Attainment: att[i]}
+		}
+		want, err := SelectWeight(cfg, sums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := SelectWeightFrom(cfg, att); err != nil || got != want {
+			t.Fatalf("trial %d: SelectWeightFrom selects %v (%v), SelectWeight %v", trial, got, err, want)
+		}
 	}
 }
 

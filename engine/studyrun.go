@@ -97,21 +97,31 @@ func SelectWeight(cfg StudyConfig, development []RunSummary) (float64, error) {
 
 // SelectWeightFrom is SelectWeight given only each development run's
 // attainment, in run order: all that a sharded study's second round needs
-// of its first.
+// of its first. Every validation shard selects, so this scores the
+// attainments in place, as selectWeight scores the runs (each weight's
+// runs come condition by condition, each condition's seed by seed, and
+// Validate has ruled out repeated weights, conditions and seeds), rather
+// than building a summary per run.
 func SelectWeightFrom(cfg StudyConfig, attainment []float64) (float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
-	g, ph := cfg.layout(), cfg.developmentPhase()
-	if n := g.jobs(ph).n; len(attainment) != n {
+	nConds, nSeeds := len(cfg.Conditions()), len(cfg.DevelopmentSeeds)
+	if n := len(cfg.Weights) * nConds * nSeeds; len(attainment) != n {
 		return 0, fmt.Errorf("engine: the study's development phase has %d runs; got %d attainments", n, len(attainment))
 	}
-	runs := make([]RunSummary, len(attainment))
-	for i, a := range attainment {
-		pi, ci, si := g.at(ph, i)
-		runs[i] = RunSummary{Policy: ph.policies[pi].Name, Scenario: g.scenarios[ci].Name, Seed: ph.seeds[si], Attainment: a}
+	best, selected := math.Inf(-1), 0.0
+	perCond := make([]float64, nConds)
+	for w, c := range cfg.Weights {
+		for ci := range perCond {
+			from := (w*nConds + ci) * nSeeds
+			perCond[ci] = Mean(attainment[from : from+nSeeds])
+		}
+		if m := Mean(perCond); m > best {
+			best, selected = m, c
+		}
 	}
-	return SelectWeight(cfg, runs)
+	return selected, nil
 }
 
 // RunStudyValidation runs the shard's runs of the validation phase, with

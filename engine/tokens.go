@@ -22,12 +22,13 @@ func openValue(m uint64) float64 { return (float64(m) + 0.5) * 0x1p-52 }
 func newTokenTable(c TokenCount) *tokenTable {
 	t := &tokenTable{min: c.Min, thresh: make([]float64, 0, c.Max-c.Min)}
 	lo := uint64(0)
-	for k := c.Min + 1; k <= c.Max; k++ {
+	// Counts above the largest uniform's are never drawn: asked once here,
+	// not for every count (a draw in three of the search), as every
+	// routelab process, each shard, builds its tables.
+	top := c.draw(openValue(openGrid - 1))
+	for k := c.Min + 1; k <= min(c.Max, top); k++ {
 		reaches := func(m uint64) bool { return c.draw(openValue(m)) >= k }
-		m, ok := firstTrue(reaches, lo, guessThreshold(c, k))
-		if !ok {
-			break // counts above k-1 are never drawn
-		}
+		m := firstTrue(reaches, lo, guessThreshold(c, k))
 		t.thresh = append(t.thresh, openValue(m))
 		lo = m
 	}
@@ -63,11 +64,9 @@ func guessThreshold(c TokenCount, k int) uint64 {
 }
 
 // firstTrue finds the smallest m in [lo, openGrid) with pred(m), for a pred
-// that is false then true; it gallops out from hint, then bisects.
-func firstTrue(pred func(uint64) bool, lo, hint uint64) (uint64, bool) {
-	if !pred(openGrid - 1) {
-		return 0, false
-	}
+// that is false then true, and true at openGrid-1; it gallops out from
+// hint, then bisects.
+func firstTrue(pred func(uint64) bool, lo, hint uint64) uint64 {
 	hint = min(max(hint, lo), openGrid-1)
 	var bad, good uint64 // pred(bad) false (or bad == lo-1), pred(good) true
 	if pred(hint) {
@@ -76,7 +75,7 @@ func firstTrue(pred func(uint64) bool, lo, hint uint64) (uint64, bool) {
 		for {
 			if good-lo < step {
 				if pred(lo) {
-					return lo, true
+					return lo
 				}
 				bad = lo
 				break
@@ -112,7 +111,7 @@ func firstTrue(pred func(uint64) bool, lo, hint uint64) (uint64, bool) {
 			bad = mid
 		}
 	}
-	return good, true
+	return good
 }
 
 // tokenTables are the prepared samplers of one TokenModel; read-only, so

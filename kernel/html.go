@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/routelab/routelab/display"
 	"github.com/yuin/goldmark"
@@ -16,7 +17,9 @@ import (
 )
 
 // ansiEscape matches terminal colour and cursor sequences in tracebacks.
-var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+// Compiled on first use, like kernelNamePattern: package initialisation is
+// paid by every routelab process.
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]") })
 
 // RenderHTML renders an executed notebook as one standalone HTML page with
 // no network references of its own: markdown through goldmark, code
@@ -83,7 +86,7 @@ func writeOutput(b *strings.Builder, o *Output, md goldmark.Markdown) {
 		if len(tb) == 0 {
 			tb = []string{o.EName + ": " + o.EValue}
 		}
-		text := ansiEscape.ReplaceAllString(strings.Join(tb, "\n"), "")
+		text := ansiEscape().ReplaceAllString(strings.Join(tb, "\n"), "")
 		fmt.Fprintf(b, "<pre class=\"error\">%s</pre>", html.EscapeString(text))
 	default:
 		writeBundle(b, o.Data, md)
@@ -124,7 +127,7 @@ func writeBundle(b *strings.Builder, data display.Bundle, md goldmark.Markdown) 
 		}
 	}
 	s, _ := text(display.TextPlain)
-	fmt.Fprintf(b, "<pre class=\"text\">%s</pre>", html.EscapeString(ansiEscape.ReplaceAllString(s, "")))
+	fmt.Fprintf(b, "<pre class=\"text\">%s</pre>", html.EscapeString(ansiEscape().ReplaceAllString(s, "")))
 }
 
 func stripSpace(s string) string {

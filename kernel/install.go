@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 )
 
 // InstallOptions says what kernelspec to write and where. With neither
@@ -37,7 +38,7 @@ type InstallOptions struct {
 	DataDir string
 }
 
-var kernelNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+var kernelNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 
 // kernelSpec is kernel.json.
 type kernelSpec struct {
@@ -122,7 +123,7 @@ func (o InstallOptions) argv() []string {
 // kernelDir is where the kernelspec named by o lives.
 func kernelDir(o InstallOptions) (string, error) {
 	name := o.name()
-	if !kernelNamePattern.MatchString(name) {
+	if !kernelNamePattern().MatchString(name) {
 		return "", fmt.Errorf("kernel name %q is not allowed (use letters, digits, '.', '_' and '-')", name)
 	}
 	var data string

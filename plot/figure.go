@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 )
@@ -98,7 +99,9 @@ const (
 
 var errNilFigure = errors.New("plot: nil figure")
 
-var validID = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`)
+// validID and the package's other regular expressions are compiled on first
+// use: package initialisation is paid by every routelab process.
+var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]{0,63}$`) })
 
 // New makes a Figure from a go-echarts chart. It reads the chart once (the
 // chart may be changed or reused afterwards without affecting the figure)
@@ -107,7 +110,7 @@ func New(chart Chart, spec Spec) (*Figure, error) {
 	if chart == nil || (reflect.ValueOf(chart).Kind() == reflect.Pointer && reflect.ValueOf(chart).IsNil()) {
 		return nil, fmt.Errorf("plot: figure %q has no chart", spec.ID)
 	}
-	if !validID.MatchString(spec.ID) {
+	if !validID().MatchString(spec.ID) {
 		return nil, fmt.Errorf("plot: figure id %q is not allowed: use 1-64 letters, digits, '-' or '_', starting with a letter (for example \"latency-cdf\")", spec.ID)
 	}
 	bc, err := baseOf(chart)

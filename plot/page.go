@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"sync"
 )
 
 // Page is a standalone HTML document holding many figures, with the ECharts
@@ -70,7 +71,7 @@ body { margin: 2rem auto; max-width: 1100px; padding: 0 1rem; font-family: syste
 @media (prefers-color-scheme: dark) { body { background: #16161a; color: #e6e6e6; } }
 figure { margin: 0 0 2.5rem; }`
 
-var closingScript = regexp.MustCompile(`(?i)</script`)
+var closingScript = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)</script`) })
 
 // writePageHead writes the document head, the library and opens <body>.
 func writePageHead(b *bytes.Buffer, title, style string) error {
@@ -94,7 +95,7 @@ func writePageHead(b *bytes.Buffer, title, style string) error {
 <script type="text/javascript">
 (function (define, module, exports) {
 `, EChartsVersion, html.EscapeString(title), style)
-	b.Write(closingScript.ReplaceAll(lib, []byte(`<\/script`)))
+	b.Write(closingScript().ReplaceAll(lib, []byte(`<\/script`)))
 	b.WriteString("\n}).call(window);\n</script>\n")
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -116,12 +117,12 @@ func DefaultPalette() *Palette {
 	}
 }
 
-var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
+var hexColor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#[0-9a-fA-F]{6}$`) })
 
 // With returns a copy of p in which name always gets color ("#rrggbb"), for
 // example to give a custom policy its own fixed colour.
 func (p *Palette) With(name, color string) (*Palette, error) {
-	if !hexColor.MatchString(color) {
+	if !hexColor().MatchString(color) {
 		return nil, fmt.Errorf("plot: colour %q for %q is not of the form #rrggbb", color, name)
 	}
 	key := PolicyKey(name)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/chromedp/cdproto/page"
@@ -82,15 +83,15 @@ svg { display: block; }
 
 // Chromium's PDF writer (Skia) dates the document and gives it a random id.
 var (
-	pdfDate = regexp.MustCompile(`/(CreationDate|ModDate) \(D:[^)]*\)`)
-	pdfID   = regexp.MustCompile(`/ID \[<([0-9A-Fa-f]+)> <([0-9A-Fa-f]+)>\]`)
+	pdfDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/(CreationDate|ModDate) \(D:[^)]*\)`) })
+	pdfID   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`/ID \[<([0-9A-Fa-f]+)> <([0-9A-Fa-f]+)>\]`) })
 )
 
 // stablePDF replaces the dates with the start of 2000 and the id with a hash
 // of the rest, each with text of the same length, so the cross-reference
 // table's byte offsets stay right.
 func stablePDF(pdf []byte) []byte {
-	out := pdfDate.ReplaceAllFunc(pdf, func(m []byte) []byte {
+	out := pdfDate().ReplaceAllFunc(pdf, func(m []byte) []byte {
 		m = bytes.Clone(m)
 		open := bytes.IndexByte(m, '(')
 		fixed := []byte("D:20000101000000")
@@ -104,11 +105,11 @@ func stablePDF(pdf []byte) []byte {
 		}
 		return m
 	})
-	sum := sha256.Sum256(pdfID.ReplaceAll(out, nil))
+	sum := sha256.Sum256(pdfID().ReplaceAll(out, nil))
 	id := bytes.ToUpper([]byte(hex.EncodeToString(sum[:])))
-	return pdfID.ReplaceAllFunc(out, func(m []byte) []byte {
+	return pdfID().ReplaceAllFunc(out, func(m []byte) []byte {
 		m = bytes.Clone(m)
-		sub := pdfID.FindSubmatchIndex(m)
+		sub := pdfID().FindSubmatchIndex(m)
 		for _, g := range [][2]int{{sub[2], sub[3]}, {sub[4], sub[5]}} {
 			for i := g[0]; i < g[1]; i++ {
 				m[i] = id[(i-g[0])%len(id)]

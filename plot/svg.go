@@ -163,7 +163,7 @@ func installShims(vm *goja.Runtime) error {
 // zrenderIDs are the ids zrender gives clip paths and gradients; they count
 // up across renders in one runtime and repeat across documents, so each SVG
 // gets ids of its own figure instead.
-var zrenderIDs = regexp.MustCompile(`(id="|url\(#|href="#)zr\d+-`)
+var zrenderIDs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(id="|url\(#|href="#)zr\d+-`) })
 
 func (rt *svgRuntime) render(ctx context.Context, f *Figure) (svg string, healthy bool, err error) {
 	defer func() {
@@ -189,7 +189,7 @@ func (rt *svgRuntime) render(ctx context.Context, f *Figure) (svg string, health
 		return "", true, err
 	}
 	prefix := f.id + "-" + f.key + "-"
-	return zrenderIDs.ReplaceAllString(out.String(), "${1}"+prefix), true, nil
+	return zrenderIDs().ReplaceAllString(out.String(), "${1}"+prefix), true, nil
 }
 
 // SVG implements display.SVGer, using the renderer from the figure's Spec

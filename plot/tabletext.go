@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/routelab/routelab/engine"
 )
@@ -175,12 +176,12 @@ var latexEscaper = strings.NewReplacer(
 
 func latexEscape(s string) string { return latexEscaper.Replace(s) }
 
-var nonLabel = regexp.MustCompile(`[^a-z0-9]+`)
+var nonLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // labelKey is a \label key made from a name: lower case, runs of other
 // characters as one '-'.
 func labelKey(name string) string {
-	k := strings.Trim(nonLabel.ReplaceAllString(strings.ToLower(name), "-"), "-")
+	k := strings.Trim(nonLabel().ReplaceAllString(strings.ToLower(name), "-"), "-")
 	if k == "" {
 		return "comparison"
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:generate go run ./internal/fontgen -o textmetrics_table.go /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
@@ -172,11 +173,11 @@ func splitAfter(s, sep string) []string {
 
 // cssFont reads the size and weight from a CSS font shorthand as zrender
 // writes it ("bolder 16px sans-serif", "normal 400 12px Microsoft YaHei").
-var cssFont = regexp.MustCompile(`(?:^|\s)(\d+(?:\.\d+)?)px`)
+var cssFont = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)(\d+(?:\.\d+)?)px`) })
 
 func parseCSSFont(css string) font {
 	f := fontText
-	if m := cssFont.FindStringSubmatch(css); m != nil {
+	if m := cssFont().FindStringSubmatch(css); m != nil {
 		f.size, _ = strconv.ParseFloat(m[1], 64)
 	}
 	for _, w := range strings.Fields(css) {

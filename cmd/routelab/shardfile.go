@@ -10,6 +10,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/routelab/routelab/engine"
@@ -401,12 +402,39 @@ func readShardFile(data []byte) (*shardFile, error) {
 // runs' records), checked as readShardFile checks it, its runs left out:
 // what a study's second round needs. A file laid out otherwise than encode
 // writes it is read whole.
-func readShardHead(data []byte) (*shardFile, error) {
+func readShardHead(data []byte) (*shardFile, error) { return headReader{}.read(data) }
+
+// headReader reads development shards' heads, as readShardHead. Every
+// validation shard reads every development shard's head, and the heads of
+// one study are alike but for their shard and attainments. Knowing the
+// study's configuration as a head holds it (config, the bytes encode
+// writes, and cfg, what decoding them gives), a head whose configuration
+// is those bytes gets cfg without decoding them again.
+type headReader struct {
+	config []byte
+	cfg    experimentConfig
+}
+
+// newHeadReader is a headReader that knows cfg.
+func newHeadReader(cfg experimentConfig) headReader {
+	config, err := json.MarshalIndent(&cfg, "  ", "  ") // as nested in encode's head
+	if err != nil {
+		return headReader{}
+	}
+	f, err := decodeShardFile(fmt.Appendf(nil, `{"format":%q,"format_version":%d,"config":%s}`, shardFormat, shardFormatVersion, config))
+	if err != nil {
+		return headReader{}
+	}
+	return headReader{config: config, cfg: f.Config}
+}
+
+func (r headReader) read(data []byte) (*shardFile, error) {
 	i := bytes.Index(data, []byte(runsKey))
 	if i < 0 {
 		return readShardFile(data)
 	}
-	f, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...))
+	head := data[:i:i]
+	f, err := r.decodeHead(head)
 	if err != nil {
 		return nil, err
 	}
@@ -419,23 +447,160 @@ func readShardHead(data []byte) (*shardFile, error) {
 	return f, nil
 }
 
+// attainmentKey starts a development shard's attainments as encode writes
+// them, on one line that ends the head.
+const attainmentKey = ",\n  \"development_attainment\": ["
+
+// decodeHead decodes a head (with no runs). The attainments are most of
+// it: laid out as encode writes them, they are read by parseNumbers, and
+// only the rest through encoding/json (see decodeRest). What that accepts,
+// decoding the whole head accepts alike — the attainments' line is the
+// object's last member (a raw newline is never inside a JSON string, and
+// the rest must close as one object), each element a JSON number or null,
+// a later key winning as it would — so anything else (an error included)
+// takes the whole decode.
+func (r headReader) decodeHead(head []byte) (*shardFile, error) {
+	whole := func() (*shardFile, error) {
+		return decodeShardFile(append(head, runsKey+"]\n}\n"...))
+	}
+	j := bytes.LastIndexByte(head, '\n') - 1
+	if j < 0 || !bytes.HasPrefix(head[j:], []byte(attainmentKey)) || !bytes.HasSuffix(head, []byte("],")) {
+		return whole()
+	}
+	att, ok := parseNumbers(head[j+len(attainmentKey) : len(head)-2])
+	if !ok {
+		return whole()
+	}
+	f, err := r.decodeRest(append(head[:j:j], ","+runsKey+"]\n}\n"...))
+	if err != nil {
+		return whole()
+	}
+	f.Attainment = att
+	return f, nil
+}
+
+// decodeRest decodes a head without its attainments. When r knows the
+// configuration, the head's is kept raw and, if it is r's bytes, r's
+// decoded configuration stands for it: decoding the same bytes into an
+// empty configuration gives the same. That needs the head's "config" key
+// to be the only one encoding/json matches to it (case-insensitively and
+// after unescaping; no letter of "config" has a non-ASCII fold, only k
+// and s do): so a head with a backslash, or with "config" twice in any
+// case, is decoded whole.
+func (r headReader) decodeRest(rest []byte) (*shardFile, error) {
+	if r.config == nil || bytes.IndexByte(rest, '\\') >= 0 ||
+		bytes.Count(bytes.ToLower(rest), []byte(`"config"`)) != 1 {
+		return decodeShardFile(rest)
+	}
+	var raw struct {
+		shardFile
+		Config json.RawMessage `json:"config"`
+	}
+	if err := decodeStrict(rest, &raw, &raw.shardFile); err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(raw.Config, r.config) {
+		return decodeShardFile(rest)
+	}
+	f := raw.shardFile
+	f.Config = r.cfg
+	return &f, nil
+}
+
+// parseNumbers reads the elements of a JSON array of numbers and nulls
+// written without spaces (json.Marshal's []number), a null as NaN, as
+// number.UnmarshalJSON reads each; ok is false for anything else.
+func parseNumbers(list []byte) (out []number, ok bool) {
+	if len(list) == 0 {
+		return []number{}, true
+	}
+	out = make([]number, 0, bytes.Count(list, []byte(","))+1)
+	for len(list) > 0 {
+		elem := list
+		if k := bytes.IndexByte(list, ','); k >= 0 {
+			elem, list = list[:k], list[k+1:]
+			if len(list) == 0 {
+				return nil, false // a trailing comma
+			}
+		} else {
+			list = nil
+		}
+		if string(elem) == "null" {
+			out = append(out, number(math.NaN()))
+			continue
+		}
+		if !isJSONNumber(elem) {
+			return nil, false
+		}
+		v, err := strconv.ParseFloat(string(elem), 64)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, number(v))
+	}
+	return out, true
+}
+
+// isJSONNumber reports whether b is a number in JSON's grammar:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(b []byte) bool {
+	digits := func() bool {
+		n := 0
+		for len(b) > 0 && b[0] >= '0' && b[0] <= '9' {
+			b, n = b[1:], n+1
+		}
+		return n > 0
+	}
+	if len(b) > 0 && b[0] == '-' {
+		b = b[1:]
+	}
+	switch {
+	case len(b) == 0:
+		return false
+	case b[0] == '0':
+		b = b[1:]
+	case !digits():
+		return false
+	}
+	if len(b) > 0 && b[0] == '.' {
+		b = b[1:]
+		if !digits() {
+			return false
+		}
+	}
+	if len(b) > 0 && (b[0] == 'e' || b[0] == 'E') {
+		b = b[1:]
+		if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+			b = b[1:]
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return len(b) == 0
+}
+
 // readFileHead reads a shard file up to the start of its runs' records,
 // or whole when they do not start as encode writes them: what
 // readShardHead reads, without reading (and collecting) every record of
-// every development shard in each validation shard.
+// every development shard in each validation shard. It reads into one
+// buffer, a chunk at a time.
 func readFileHead(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var data []byte
-	chunk := make([]byte, 64<<10)
+	const chunk = 16 << 10
+	data := make([]byte, 0, 2*chunk)
 	for {
-		n, err := f.Read(chunk)
+		if cap(data)-len(data) < chunk {
+			data = slices.Grow(data, chunk)
+		}
+		n, err := f.Read(data[len(data):cap(data)])
 		// The key may straddle two chunks: search from just before this one.
 		from := max(len(data)-len(runsKey), 0)
-		data = append(data, chunk[:n]...)
+		data = data[:len(data)+n]
 		if bytes.Contains(data[from:], []byte(runsKey)) {
 			return data, nil
 		}
@@ -451,19 +616,27 @@ func readFileHead(name string) ([]byte, error) {
 // decodeShardFile decodes a shard file strictly, saying why a file that
 // does not decode is not one.
 func decodeShardFile(data []byte) (*shardFile, error) {
+	var f shardFile
+	if err := decodeStrict(data, &f, &f); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// decodeStrict decodes data into v, which holds f, as decodeShardFile.
+func decodeStrict(data []byte, v any, f *shardFile) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var f shardFile
-	if err := dec.Decode(&f); err != nil || dec.More() || f.Format != shardFormat || f.FormatVersion != shardFormatVersion {
+	if err := dec.Decode(v); err != nil || dec.More() || f.Format != shardFormat || f.FormatVersion != shardFormatVersion {
 		if ferr := checkShardFormat(data); ferr != nil {
-			return nil, ferr
+			return ferr
 		}
 		if err == nil {
 			err = errors.New("data after the file's object")
 		}
-		return nil, fmt.Errorf("not a valid %s file: %v", shardFormat, err)
+		return fmt.Errorf("not a valid %s file: %v", shardFormat, err)
 	}
-	return &f, nil
+	return nil
 }
 
 // checkShardFormat says why a file that does not decode as a shard file is

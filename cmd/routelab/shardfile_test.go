@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,6 +166,12 @@ func FuzzReadShardFile(f *testing.F) {
 		if head, err := readShardHead(data); err == nil && head.Phase != "development" {
 			t.Fatalf("readShardHead accepted a %q shard", head.Phase)
 		}
+		if i := bytes.Index(data, []byte(runsKey)); i >= 0 {
+			agreesWithWholeDecode(t, headReader{}, data[:i:i])
+			if whole, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...)); err == nil {
+				agreesWithWholeDecode(t, newHeadReader(whole.Config), data[:i:i])
+			}
+		}
 		sf, err := readShardFile(data)
 		if err != nil {
 			return
@@ -229,6 +236,84 @@ func TestReadShardHead(t *testing.T) {
 	} {
 		if _, err := c.read([]byte(c.data)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v, want an error containing %q", err, c.want)
+		}
+	}
+}
+
+// A head read by headReader, which reads the attainments without
+// encoding/json and takes a configuration it knows without decoding it,
+// gives what decoding the whole head gives, and a head it refuses is
+// refused with the whole decode's error: on a development shard's head as
+// written, on heads whose attainments' line is edited into what the JSON
+// grammar, or a number, does not allow, or into another place of the
+// object, and on heads whose configuration is another, written twice, or
+// under a key encoding/json matches to "config" otherwise.
+func TestHeadReaderAgreesWithWholeDecode(t *testing.T) {
+	dir := t.TempDir()
+	mustRun(t, "study", writeStudyFile(t), "--shard", "1/2", "--out", dir+"/")
+	data := read(t, filepath.Join(dir, "study-development-1-of-2.json"))
+	head := data[:strings.Index(data, runsKey)]
+	whole, err := decodeShardFile([]byte(head + runsKey + "]\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := newHeadReader(whole.Config)
+	if known.config == nil || !strings.Contains(head, `"config": `+string(known.config)+",\n") {
+		t.Fatalf("newHeadReader's configuration is not the head's:\n%s", known.config)
+	}
+	other := whole.Config
+	other.Command = "sweep"
+	line := regexp.MustCompile(`"development_attainment": \[[^\]]*\]`)
+	config := `"config": ` + string(known.config)
+	heads := []string{head}
+	for _, att := range []string{
+		"[]", "[null,1,0.5,0]", "[-0,1e-7,1E+2,-2.5e3]", "[1,2,3,4,]", "[1,,3,4]", "[01,2,3,4]",
+		"[1.,2,3,4]", "[.5,2,3,4]", "[+1,2,3,4]", "[1e400,2,3,4]", "[0x1p-2,2,3,4]", "[Inf,2,3,4]", "[NaN,2,3,4]",
+		"[1_0,2,3,4]", `["1",2,3,4]`, "[true,2,3,4]", "[1, 2, 3, 4]", "[[1],2,3,4]", "[1,2,3,4]]", "null",
+		"[1,2,3,4],\n  \"development_attainment\": [4,3,2,1]",
+		"[1,2,3,4]}", "{\"a\": [1,2,3,4]", "[1,2,3,4],\n  \"Development_Attainment\": [5,6,7,8]",
+	} {
+		heads = append(heads, line.ReplaceAllLiteralString(head, `"development_attainment": `+att))
+	}
+	const nl = ",\n  " // between members of the head
+	heads = append(heads,
+		strings.Replace(line.ReplaceAllLiteralString(head, `"x": 1`), `"phase"`, line.FindString(head)+nl+`"phase"`, 1),
+		strings.Replace(head, config, config+nl+`"config": {"command": "study"}`, 1),
+		strings.Replace(head, config, `"config": {"x_label": "rate"}`+nl+config, 1),
+		strings.Replace(head, config, `"Config": {"x_label": "rate"}`+nl+config, 1),
+		strings.Replace(head, config, `"\u0063onfig": {"x_label": "rate"}`+nl+config, 1),
+		strings.Replace(head, config, "\"conf\u0131g\": {\"x_label\": \"rate\"}"+nl+config, 1),
+		strings.Replace(head, config, `"config": `+strings.ReplaceAll(string(known.config), "\n    ", "\n   "), 1),
+		strings.Replace(head, config, `"config": `+strings.Replace(string(known.config), `"tiny"`, `"tiny\u0026"`, 1), 1),
+		strings.Replace(head, config, `"config": `+strings.Replace(string(known.config), `"tiny"`, `"config"`, 1), 1),
+		strings.Replace(head, `"format": "routelab-shard"`, `"format": "routelab-shard", "unknown": 1`, 1),
+	)
+	for i, h := range heads[1:] {
+		if h == head {
+			t.Fatalf("edit %d left the head as it was", i)
+		}
+	}
+	for _, r := range []headReader{{}, known, newHeadReader(other)} {
+		for _, h := range heads {
+			agreesWithWholeDecode(t, r, []byte(h))
+		}
+	}
+}
+
+// agreesWithWholeDecode checks r.decodeHead against decoding the whole
+// head.
+func agreesWithWholeDecode(t *testing.T, r headReader, head []byte) {
+	t.Helper()
+	want, werr := decodeShardFile(append(slices.Clip(head), runsKey+"]\n}\n"...))
+	got, gerr := r.decodeHead(slices.Clip(head))
+	switch {
+	case (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error():
+		t.Errorf("%.80q…: decodeHead: %v; the whole decode: %v", head[max(len(head)-80, 0):], gerr, werr)
+	case werr == nil:
+		w, err1 := want.encode()
+		g, err2 := got.encode()
+		if err1 != nil || err2 != nil || !bytes.Equal(w, g) || (want.Attainment == nil) != (got.Attainment == nil) || !reflect.DeepEqual(want.Config, got.Config) {
+			t.Errorf("%.80q…: decodeHead and the whole decode differ:\n%s\n%s", head[max(len(head)-80, 0):], g, w)
 		}
 	}
 }

@@ -42,7 +42,7 @@ func TestEveryTypeShowsReadably(t *testing.T) {
 	seen := map[string]bool{}
 	for _, pkg := range []string{"lab", "engine", "plot"} {
 		path := map[string]string{"lab": symbols.LabPath, "engine": symbols.EnginePath, "plot": symbols.PlotPath}[pkg]
-		for name, v := range symbols.Symbols[path+"/"+pkg] {
+		for name, v := range symbols.Symbols()[path+"/"+pkg] {
 			// Types are listed as typed nil pointers; functions, constants,
 			// variables and interface wrappers ("_Policy") are not.
 			if strings.HasPrefix(name, "_") || v.Kind() != reflect.Pointer || !v.IsNil() {

@@ -8,8 +8,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/go-echarts/go-echarts/v2/charts/charts"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/go-echarts/go-echarts/v2/charts/charts"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewBar":                         reflect.ValueOf(charts.NewBar),
 		"NewBar3D":                       reflect.ValueOf(charts.NewBar3D),
@@ -167,7 +167,7 @@ func init() {
 		"_ConfigurationVisitor": reflect.ValueOf((*_github_com_go_echarts_go_echarts_v2_charts_ConfigurationVisitor)(nil)),
 		"_Overlaper":            reflect.ValueOf((*_github_com_go_echarts_go_echarts_v2_charts_Overlaper)(nil)),
 	}
-}
+})
 
 // _github_com_go_echarts_go_echarts_v2_charts_ConfigurationVisitor is an interface wrapper for ConfigurationVisitor type
 type _github_com_go_echarts_go_echarts_v2_charts_ConfigurationVisitor struct {

@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/go-echarts/go-echarts/v2/opts/opts"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/go-echarts/go-echarts/v2/opts/opts"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bool":                  reflect.ValueOf(opts.Bool),
 		"CompatibleEchartsJS":   reflect.ValueOf(constant.MakeFromLiteral("\"echarts@4.min.js\"", token.STRING, 0)),
@@ -172,4 +172,4 @@ func init() {
 		"YAxis3D":                   reflect.ValueOf((*opts.YAxis3D)(nil)),
 		"ZAxis3D":                   reflect.ValueOf((*opts.ZAxis3D)(nil)),
 	}
-}
+})

@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/go-echarts/go-echarts/v2/types/types"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/go-echarts/go-echarts/v2/types/types"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ChartBar":           reflect.ValueOf(constant.MakeFromLiteral("\"bar\"", token.STRING, 0)),
 		"ChartBar3D":         reflect.ValueOf(constant.MakeFromLiteral("\"bar3D\"", token.STRING, 0)),
@@ -63,4 +63,4 @@ func init() {
 		"OrderedSet": reflect.ValueOf((*types.OrderedSet)(nil)),
 		"String":     reflect.ValueOf((*types.String)(nil)),
 	}
-}
+})

@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/routelab/routelab/engine/engine"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/routelab/routelab/engine/engine"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AIBrix":                    reflect.ValueOf(engine.AIBrix),
 		"Adaptive":                  reflect.ValueOf(engine.Adaptive),
@@ -265,7 +265,7 @@ func init() {
 		"_CompletionObserver": reflect.ValueOf((*_github_com_routelab_routelab_engine_CompletionObserver)(nil)),
 		"_Policy":             reflect.ValueOf((*_github_com_routelab_routelab_engine_Policy)(nil)),
 	}
-}
+})
 
 // _github_com_routelab_routelab_engine_Admitter is an interface wrapper for Admitter type
 type _github_com_routelab_routelab_engine_Admitter struct {

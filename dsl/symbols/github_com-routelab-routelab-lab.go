@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/routelab/routelab/lab/lab"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/routelab/routelab/lab/lab"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AIBrix":       reflect.ValueOf(lab.AIBrix),
 		"Adaptive":     reflect.ValueOf(lab.Adaptive),
@@ -95,4 +95,4 @@ func init() {
 		"SweepResult": reflect.ValueOf((*lab.SweepResult)(nil)),
 		"View":        reflect.ValueOf((*lab.View)(nil)),
 	}
-}
+})

@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/routelab/routelab/plot/plot"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/routelab/routelab/plot/plot"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AccentColor":       reflect.ValueOf(constant.MakeFromLiteral("\"#e8590c\"", token.STRING, 0)),
 		"CheckPage":         reflect.ValueOf(plot.CheckPage),
@@ -78,7 +78,7 @@ func init() {
 		// interface wrapper definitions
 		"_Chart": reflect.ValueOf((*_github_com_routelab_routelab_plot_Chart)(nil)),
 	}
-}
+})
 
 // _github_com_routelab_routelab_plot_Chart is an interface wrapper for Chart type
 type _github_com_routelab_routelab_plot_Chart struct {

@@ -7,6 +7,7 @@ package symbols
 
 import (
 	"reflect"
+	"sync"
 
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/engine"
@@ -20,8 +21,28 @@ import (
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o engine_docs.go -func EngineDocs github.com/routelab/routelab/engine
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o plot_docs.go -func PlotDocs github.com/routelab/routelab/plot
 
-// Symbols is filled by the generated files (yaegi extract's layout).
-var Symbols = map[string]map[string]reflect.Value{}
+// symbols is filled by the generated files (yaegi extract's layout), each
+// of which registers its table with lazily.
+var symbols = map[string]map[string]reflect.Value{}
+
+// loaders are the generated files' tables, built by Symbols.
+var loaders []func()
+
+func lazily(load func()) struct{} {
+	loaders = append(loaders, load)
+	return struct{}{}
+}
+
+// Symbols returns the symbol tables of the exposed packages, built on the
+// first call: a routelab process that opens no session (a shard, a merge)
+// does not pay for them at its start.
+var Symbols = sync.OnceValue(func() map[string]map[string]reflect.Value {
+	for _, load := range loaders {
+		load()
+	}
+	loaders = nil
+	return symbols
+})
 
 // Import paths of the exposed packages.
 const (
@@ -40,12 +61,12 @@ func Libraries() []dsl.Library { return libraries(nil) }
 // to onPolicy when it is set.
 func libraries(onPolicy func(lab.PolicySpec)) []dsl.Library {
 	libs := []dsl.Library{
-		{Path: LabPath, Name: "lab", Symbols: Symbols[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy)},
-		{Path: EnginePath, Name: "engine", Symbols: Symbols[EnginePath+"/engine"], Docs: EngineDocs()},
-		{Path: PlotPath, Name: "plot", Symbols: Symbols[PlotPath+"/plot"], Docs: PlotDocs()},
+		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy)},
+		{Path: EnginePath, Name: "engine", Symbols: Symbols()[EnginePath+"/engine"], Docs: EngineDocs()},
+		{Path: PlotPath, Name: "plot", Symbols: Symbols()[PlotPath+"/plot"], Docs: PlotDocs()},
 	}
 	for _, name := range []string{"charts", "opts", "types"} {
-		libs = append(libs, dsl.Library{Path: echarts + name, Name: name, Symbols: Symbols[echarts+name+"/"+name]})
+		libs = append(libs, dsl.Library{Path: echarts + name, Name: name, Symbols: Symbols()[echarts+name+"/"+name]})
 	}
 	return libs
 }

@@ -6,7 +6,10 @@
 //
 // It runs the extractor of the yaegi vendored under third_party/, so the
 // tables always match the interpreter that loads them. The output package
-// defaults to $GOPACKAGE (set by go generate).
+// defaults to $GOPACKAGE (set by go generate), which defines the map
+// symbols the files fill and lazily(func()), with which each registers its
+// table (dsl/symbols builds them on first use, dsl/internal/testlibsym at
+// once).
 package main
 
 import (

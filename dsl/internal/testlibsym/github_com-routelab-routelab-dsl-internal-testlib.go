@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["github.com/routelab/routelab/dsl/internal/testlib/testlib"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["github.com/routelab/routelab/dsl/internal/testlib/testlib"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Call":         reflect.ValueOf(testlib.Call),
 		"Forever":      reflect.ValueOf(testlib.Forever),
@@ -32,4 +32,4 @@ func init() {
 		"Decide": reflect.ValueOf((*testlib.Decide)(nil)),
 		"Report": reflect.ValueOf((*testlib.Report)(nil)),
 	}
-}
+})

@@ -14,8 +14,15 @@ import (
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/dsl/internal/testlib
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o docs.go github.com/routelab/routelab/dsl/internal/testlib
 
-// Symbols is filled by the generated file (yaegi extract's layout).
-var Symbols = map[string]map[string]reflect.Value{}
+// symbols is filled by the generated file (yaegi extract's layout).
+var symbols = map[string]map[string]reflect.Value{}
+
+// lazily builds the generated file's table at once: a test library has no
+// start-up cost to save (dsl/symbols builds its tables on first use).
+func lazily(load func()) struct{} {
+	load()
+	return struct{}{}
+}
 
 // Path is testlib's import path.
 const Path = "github.com/routelab/routelab/dsl/internal/testlib"
@@ -26,7 +33,7 @@ func Library(preImport bool) dsl.Library {
 	return dsl.Library{
 		Path:      Path,
 		Name:      "testlib",
-		Symbols:   Symbols[Path+"/testlib"],
+		Symbols:   symbols[Path+"/testlib"],
 		Docs:      Docs(),
 		PreImport: preImport,
 		Bind:      Bind,

@@ -1,5 +1,10 @@
 /*
 Package extract generates wrappers of package exported symbols.
+
+routelab: a generated file registers its table with lazily(func()) and
+fills the map symbols, both of which the destination package defines
+(stdlib/stdlib.go does), so that tables are built on first use rather than
+at package initialisation.
 */
 package extract
 
@@ -45,8 +50,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["{{.PkgName}}"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["{{.PkgName}}"] = map[string]reflect.Value{
 		{{- if .Val}}
 		// function, constant and variable definitions
 		{{range $key, $value := .Val -}}
@@ -72,7 +77,7 @@ func init() {
 		{{end}}
 		{{- end}}
 	}
-}
+})
 {{range $key, $value := .Wrap -}}
 	// {{$value.Name}} is an interface wrapper for {{$key}} type
 	type {{$value.Name}} struct {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -26,7 +28,7 @@ type step struct {
 func runSteps(t *testing.T, opts interp.Options, steps []step) {
 	t.Helper()
 	i := interp.New(opts)
-	if err := i.Use(stdlib.Symbols); err != nil {
+	if err := i.Use(stdlib.Symbols()); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range steps {
@@ -427,6 +429,39 @@ func TestRoutelabPackageMultiValueVar(t *testing.T) {
 	runSteps(t, interp.Options{}, []step{
 		{src: "package main\n\nfunc r2() (int, int) { return 1, 2 }\n\nvar a, b int = r2()\n\nvar c = a + b\n\nfunc main() {}"},
 		{src: "c", want: "3"},
+	})
+}
+
+// The standard library's symbol tables are built on the first call of
+// stdlib.Symbols, not when the package is initialised: in a fresh process
+// (this test binary run again, where nothing has called it) MapTypes,
+// built with them, is empty until then; afterwards the tables are whole
+// and every call returns the same map.
+func TestRoutelabLazyStdlib(t *testing.T) {
+	if os.Getenv("ROUTELAB_LAZY_STDLIB_CHILD") == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestRoutelabLazyStdlib$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "ROUTELAB_LAZY_STDLIB_CHILD=1")
+		if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "PASS") {
+			t.Fatalf("the test in a fresh process: %v\n%s", err, out)
+		}
+		return
+	}
+	if n := len(stdlib.MapTypes); n != 0 {
+		t.Fatalf("before the first stdlib.Symbols call, MapTypes holds %d functions; want them built on first use", n)
+	}
+	syms := stdlib.Symbols()
+	if len(stdlib.MapTypes) == 0 || !syms["fmt/fmt"]["Println"].IsValid() || !syms["net/http/http"]["Get"].IsValid() || syms["."]["MapTypes"].Len() == 0 {
+		t.Fatalf("after stdlib.Symbols: %d packages, %d MapTypes; want the whole standard library", len(syms), len(stdlib.MapTypes))
+	}
+	if again := stdlib.Symbols(); reflect.ValueOf(again).UnsafePointer() != reflect.ValueOf(syms).UnsafePointer() || len(again) != len(syms) {
+		t.Fatal("a second stdlib.Symbols call returned another map")
+	}
+	if self := syms["github.com/traefik/yaegi/stdlib/stdlib"]["Symbols"]; self.Len() != len(syms) {
+		t.Fatalf("the interpreted stdlib.Symbols holds %d packages, want %d", self.Len(), len(syms))
+	}
+	runSteps(t, interp.Options{}, []step{
+		{src: `import "strings"`},
+		{src: `strings.ToUpper("lazy")`, want: "LAZY"},
 	})
 }
 

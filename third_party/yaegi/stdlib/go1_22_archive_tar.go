@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["archive/tar/tar"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["archive/tar/tar"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrFieldTooLong":    reflect.ValueOf(&tar.ErrFieldTooLong).Elem(),
 		"ErrHeader":          reflect.ValueOf(&tar.ErrHeader).Elem(),
@@ -48,4 +48,4 @@ func init() {
 		"Reader": reflect.ValueOf((*tar.Reader)(nil)),
 		"Writer": reflect.ValueOf((*tar.Writer)(nil)),
 	}
-}
+})

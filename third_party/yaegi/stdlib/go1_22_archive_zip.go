@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["archive/zip/zip"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["archive/zip/zip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Deflate":              reflect.ValueOf(zip.Deflate),
 		"ErrAlgorithm":         reflect.ValueOf(&zip.ErrAlgorithm).Elem(),
@@ -35,4 +35,4 @@ func init() {
 		"Reader":       reflect.ValueOf((*zip.Reader)(nil)),
 		"Writer":       reflect.ValueOf((*zip.Writer)(nil)),
 	}
-}
+})

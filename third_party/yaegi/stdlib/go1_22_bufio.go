@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["bufio/bufio"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["bufio/bufio"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrAdvanceTooFar":     reflect.ValueOf(&bufio.ErrAdvanceTooFar).Elem(),
 		"ErrBadReadCount":      reflect.ValueOf(&bufio.ErrBadReadCount).Elem(),
@@ -43,4 +43,4 @@ func init() {
 		"SplitFunc":  reflect.ValueOf((*bufio.SplitFunc)(nil)),
 		"Writer":     reflect.ValueOf((*bufio.Writer)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["bytes/bytes"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["bytes/bytes"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":           reflect.ValueOf(bytes.Clone),
 		"Compare":         reflect.ValueOf(bytes.Compare),
@@ -77,4 +77,4 @@ func init() {
 		"Buffer": reflect.ValueOf((*bytes.Buffer)(nil)),
 		"Reader": reflect.ValueOf((*bytes.Reader)(nil)),
 	}
-}
+})

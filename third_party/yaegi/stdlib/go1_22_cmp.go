@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["cmp/cmp"] = map[string]reflect.Value{}
-}
+var _ = lazily(func() {
+	symbols["cmp/cmp"] = map[string]reflect.Value{}
+})

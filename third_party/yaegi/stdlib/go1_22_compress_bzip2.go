@@ -10,12 +10,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["compress/bzip2/bzip2"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewReader": reflect.ValueOf(bzip2.NewReader),
 
 		// type definitions
 		"StructuralError": reflect.ValueOf((*bzip2.StructuralError)(nil)),
 	}
-}
+})

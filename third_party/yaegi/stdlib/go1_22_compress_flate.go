@@ -13,8 +13,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["compress/flate/flate"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["compress/flate/flate"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
 		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
@@ -39,7 +39,7 @@ func init() {
 		"_Reader":   reflect.ValueOf((*_compress_flate_Reader)(nil)),
 		"_Resetter": reflect.ValueOf((*_compress_flate_Resetter)(nil)),
 	}
-}
+})
 
 // _compress_flate_Reader is an interface wrapper for Reader type
 type _compress_flate_Reader struct {

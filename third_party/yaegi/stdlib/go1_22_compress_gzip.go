@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["compress/gzip/gzip"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["compress/gzip/gzip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
 		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
@@ -31,4 +31,4 @@ func init() {
 		"Reader": reflect.ValueOf((*gzip.Reader)(nil)),
 		"Writer": reflect.ValueOf((*gzip.Writer)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["compress/lzw/lzw"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["compress/lzw/lzw"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"LSB":       reflect.ValueOf(lzw.LSB),
 		"MSB":       reflect.ValueOf(lzw.MSB),
@@ -23,4 +23,4 @@ func init() {
 		"Reader": reflect.ValueOf((*lzw.Reader)(nil)),
 		"Writer": reflect.ValueOf((*lzw.Writer)(nil)),
 	}
-}
+})

@@ -13,8 +13,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["compress/zlib/zlib"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["compress/zlib/zlib"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(constant.MakeFromLiteral("9", token.INT, 0)),
 		"BestSpeed":          reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
@@ -37,7 +37,7 @@ func init() {
 		// interface wrapper definitions
 		"_Resetter": reflect.ValueOf((*_compress_zlib_Resetter)(nil)),
 	}
-}
+})
 
 // _compress_zlib_Resetter is an interface wrapper for Resetter type
 type _compress_zlib_Resetter struct {

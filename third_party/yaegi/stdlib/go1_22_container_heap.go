@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["container/heap/heap"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["container/heap/heap"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Fix":    reflect.ValueOf(heap.Fix),
 		"Init":   reflect.ValueOf(heap.Init),
@@ -25,7 +25,7 @@ func init() {
 		// interface wrapper definitions
 		"_Interface": reflect.ValueOf((*_container_heap_Interface)(nil)),
 	}
-}
+})
 
 // _container_heap_Interface is an interface wrapper for Interface type
 type _container_heap_Interface struct {

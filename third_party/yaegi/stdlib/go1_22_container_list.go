@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["container/list/list"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["container/list/list"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(list.New),
 
@@ -19,4 +19,4 @@ func init() {
 		"Element": reflect.ValueOf((*list.Element)(nil)),
 		"List":    reflect.ValueOf((*list.List)(nil)),
 	}
-}
+})

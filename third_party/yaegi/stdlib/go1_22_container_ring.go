@@ -10,12 +10,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["container/ring/ring"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["container/ring/ring"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(ring.New),
 
 		// type definitions
 		"Ring": reflect.ValueOf((*ring.Ring)(nil)),
 	}
-}
+})

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["context/context"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["context/context"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AfterFunc":         reflect.ValueOf(context.AfterFunc),
 		"Background":        reflect.ValueOf(context.Background),
@@ -37,7 +37,7 @@ func init() {
 		// interface wrapper definitions
 		"_Context": reflect.ValueOf((*_context_Context)(nil)),
 	}
-}
+})
 
 // _context_Context is an interface wrapper for Context type
 type _context_Context struct {

@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/crypto"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/crypto"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BLAKE2b_256":  reflect.ValueOf(crypto.BLAKE2b_256),
 		"BLAKE2b_384":  reflect.ValueOf(crypto.BLAKE2b_384),
@@ -52,7 +52,7 @@ func init() {
 		"_Signer":        reflect.ValueOf((*_crypto_Signer)(nil)),
 		"_SignerOpts":    reflect.ValueOf((*_crypto_SignerOpts)(nil)),
 	}
-}
+})
 
 // _crypto_Decrypter is an interface wrapper for Decrypter type
 type _crypto_Decrypter struct {

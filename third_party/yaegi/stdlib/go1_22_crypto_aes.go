@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/aes/aes"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/aes/aes"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
 		"NewCipher": reflect.ValueOf(aes.NewCipher),
@@ -21,4 +21,4 @@ func init() {
 		// type definitions
 		"KeySizeError": reflect.ValueOf((*aes.KeySizeError)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/cipher/cipher"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/cipher/cipher"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewCBCDecrypter":     reflect.ValueOf(cipher.NewCBCDecrypter),
 		"NewCBCEncrypter":     reflect.ValueOf(cipher.NewCBCEncrypter),
@@ -37,7 +37,7 @@ func init() {
 		"_BlockMode": reflect.ValueOf((*_crypto_cipher_BlockMode)(nil)),
 		"_Stream":    reflect.ValueOf((*_crypto_cipher_Stream)(nil)),
 	}
-}
+})
 
 // _crypto_cipher_AEAD is an interface wrapper for AEAD type
 type _crypto_cipher_AEAD struct {

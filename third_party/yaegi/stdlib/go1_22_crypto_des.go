@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/des/des"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/des/des"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockSize":          reflect.ValueOf(constant.MakeFromLiteral("8", token.INT, 0)),
 		"NewCipher":          reflect.ValueOf(des.NewCipher),
@@ -22,4 +22,4 @@ func init() {
 		// type definitions
 		"KeySizeError": reflect.ValueOf((*des.KeySizeError)(nil)),
 	}
-}
+})

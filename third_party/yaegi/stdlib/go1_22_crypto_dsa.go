@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/dsa/dsa"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/dsa/dsa"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrInvalidPublicKey": reflect.ValueOf(&dsa.ErrInvalidPublicKey).Elem(),
 		"GenerateKey":         reflect.ValueOf(dsa.GenerateKey),
@@ -29,4 +29,4 @@ func init() {
 		"PrivateKey":     reflect.ValueOf((*dsa.PrivateKey)(nil)),
 		"PublicKey":      reflect.ValueOf((*dsa.PublicKey)(nil)),
 	}
-}
+})

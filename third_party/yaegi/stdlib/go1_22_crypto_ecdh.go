@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/ecdh/ecdh"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/ecdh/ecdh"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"P256":   reflect.ValueOf(ecdh.P256),
 		"P384":   reflect.ValueOf(ecdh.P384),
@@ -27,7 +27,7 @@ func init() {
 		// interface wrapper definitions
 		"_Curve": reflect.ValueOf((*_crypto_ecdh_Curve)(nil)),
 	}
-}
+})
 
 // _crypto_ecdh_Curve is an interface wrapper for Curve type
 type _crypto_ecdh_Curve struct {

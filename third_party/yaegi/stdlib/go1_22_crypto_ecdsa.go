@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/ecdsa/ecdsa"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/ecdsa/ecdsa"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"GenerateKey": reflect.ValueOf(ecdsa.GenerateKey),
 		"Sign":        reflect.ValueOf(ecdsa.Sign),
@@ -23,4 +23,4 @@ func init() {
 		"PrivateKey": reflect.ValueOf((*ecdsa.PrivateKey)(nil)),
 		"PublicKey":  reflect.ValueOf((*ecdsa.PublicKey)(nil)),
 	}
-}
+})

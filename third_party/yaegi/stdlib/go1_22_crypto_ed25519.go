@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/ed25519/ed25519"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/ed25519/ed25519"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"GenerateKey":       reflect.ValueOf(ed25519.GenerateKey),
 		"NewKeyFromSeed":    reflect.ValueOf(ed25519.NewKeyFromSeed),
@@ -30,4 +30,4 @@ func init() {
 		"PrivateKey": reflect.ValueOf((*ed25519.PrivateKey)(nil)),
 		"PublicKey":  reflect.ValueOf((*ed25519.PublicKey)(nil)),
 	}
-}
+})

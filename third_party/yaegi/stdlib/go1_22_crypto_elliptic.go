@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/elliptic/elliptic"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/elliptic/elliptic"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"GenerateKey":         reflect.ValueOf(elliptic.GenerateKey),
 		"Marshal":             reflect.ValueOf(elliptic.Marshal),
@@ -31,7 +31,7 @@ func init() {
 		// interface wrapper definitions
 		"_Curve": reflect.ValueOf((*_crypto_elliptic_Curve)(nil)),
 	}
-}
+})
 
 // _crypto_elliptic_Curve is an interface wrapper for Curve type
 type _crypto_elliptic_Curve struct {

@@ -10,10 +10,10 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/hmac/hmac"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Equal": reflect.ValueOf(hmac.Equal),
 		"New":   reflect.ValueOf(hmac.New),
 	}
-}
+})

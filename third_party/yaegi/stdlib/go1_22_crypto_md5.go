@@ -12,12 +12,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/md5/md5"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/md5/md5"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 		"New":       reflect.ValueOf(md5.New),
 		"Size":      reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
 		"Sum":       reflect.ValueOf(md5.Sum),
 	}
-}
+})

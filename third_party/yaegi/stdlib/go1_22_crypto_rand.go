@@ -10,12 +10,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/rand/rand"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/rand/rand"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Int":    reflect.ValueOf(rand.Int),
 		"Prime":  reflect.ValueOf(rand.Prime),
 		"Read":   reflect.ValueOf(rand.Read),
 		"Reader": reflect.ValueOf(&rand.Reader).Elem(),
 	}
-}
+})

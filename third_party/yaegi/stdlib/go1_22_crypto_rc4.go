@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/rc4/rc4"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/rc4/rc4"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewCipher": reflect.ValueOf(rc4.NewCipher),
 
@@ -19,4 +19,4 @@ func init() {
 		"Cipher":       reflect.ValueOf((*rc4.Cipher)(nil)),
 		"KeySizeError": reflect.ValueOf((*rc4.KeySizeError)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/rsa/rsa"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/rsa/rsa"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DecryptOAEP":               reflect.ValueOf(rsa.DecryptOAEP),
 		"DecryptPKCS1v15":           reflect.ValueOf(rsa.DecryptPKCS1v15),
@@ -41,4 +41,4 @@ func init() {
 		"PrivateKey":             reflect.ValueOf((*rsa.PrivateKey)(nil)),
 		"PublicKey":              reflect.ValueOf((*rsa.PublicKey)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/sha256/sha256"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/sha256/sha256"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockSize": reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 		"New":       reflect.ValueOf(sha256.New),
@@ -23,4 +23,4 @@ func init() {
 		"Sum224":    reflect.ValueOf(sha256.Sum224),
 		"Sum256":    reflect.ValueOf(sha256.Sum256),
 	}
-}
+})

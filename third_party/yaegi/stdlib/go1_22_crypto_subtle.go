@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/subtle/subtle"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ConstantTimeByteEq":   reflect.ValueOf(subtle.ConstantTimeByteEq),
 		"ConstantTimeCompare":  reflect.ValueOf(subtle.ConstantTimeCompare),
@@ -21,4 +21,4 @@ func init() {
 		"ConstantTimeSelect":   reflect.ValueOf(subtle.ConstantTimeSelect),
 		"XORBytes":             reflect.ValueOf(subtle.XORBytes),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/tls/tls"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/tls/tls"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CipherSuiteName":                               reflect.ValueOf(tls.CipherSuiteName),
 		"CipherSuites":                                  reflect.ValueOf(tls.CipherSuites),
@@ -131,7 +131,7 @@ func init() {
 		// interface wrapper definitions
 		"_ClientSessionCache": reflect.ValueOf((*_crypto_tls_ClientSessionCache)(nil)),
 	}
-}
+})
 
 // _crypto_tls_ClientSessionCache is an interface wrapper for ClientSessionCache type
 type _crypto_tls_ClientSessionCache struct {

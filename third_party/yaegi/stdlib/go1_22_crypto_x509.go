@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/x509/x509"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/x509/x509"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CANotAuthorizedForExtKeyUsage":             reflect.ValueOf(x509.CANotAuthorizedForExtKeyUsage),
 		"CANotAuthorizedForThisName":                reflect.ValueOf(x509.CANotAuthorizedForThisName),
@@ -124,4 +124,4 @@ func init() {
 		"UnknownAuthorityError":      reflect.ValueOf((*x509.UnknownAuthorityError)(nil)),
 		"VerifyOptions":              reflect.ValueOf((*x509.VerifyOptions)(nil)),
 	}
-}
+})

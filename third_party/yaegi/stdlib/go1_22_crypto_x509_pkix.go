@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["crypto/x509/pkix/pkix"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["crypto/x509/pkix/pkix"] = map[string]reflect.Value{
 		// type definitions
 		"AlgorithmIdentifier":          reflect.ValueOf((*pkix.AlgorithmIdentifier)(nil)),
 		"AttributeTypeAndValue":        reflect.ValueOf((*pkix.AttributeTypeAndValue)(nil)),
@@ -24,4 +24,4 @@ func init() {
 		"RevokedCertificate":           reflect.ValueOf((*pkix.RevokedCertificate)(nil)),
 		"TBSCertificateList":           reflect.ValueOf((*pkix.TBSCertificateList)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["database/sql/sql"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["database/sql/sql"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Drivers":              reflect.ValueOf(sql.Drivers),
 		"ErrConnDone":          reflect.ValueOf(&sql.ErrConnDone).Elem(),
@@ -59,7 +59,7 @@ func init() {
 		"_Result":  reflect.ValueOf((*_database_sql_Result)(nil)),
 		"_Scanner": reflect.ValueOf((*_database_sql_Scanner)(nil)),
 	}
-}
+})
 
 // _database_sql_Result is an interface wrapper for Result type
 type _database_sql_Result struct {

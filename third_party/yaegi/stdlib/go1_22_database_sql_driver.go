@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["database/sql/driver/driver"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["database/sql/driver/driver"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bool":                      reflect.ValueOf(&driver.Bool).Elem(),
 		"DefaultParameterConverter": reflect.ValueOf(&driver.DefaultParameterConverter).Elem(),
@@ -95,7 +95,7 @@ func init() {
 		"_ValueConverter":                 reflect.ValueOf((*_database_sql_driver_ValueConverter)(nil)),
 		"_Valuer":                         reflect.ValueOf((*_database_sql_driver_Valuer)(nil)),
 	}
-}
+})
 
 // _database_sql_driver_ColumnConverter is an interface wrapper for ColumnConverter type
 type _database_sql_driver_ColumnConverter struct {

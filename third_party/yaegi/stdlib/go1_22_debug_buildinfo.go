@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/buildinfo/buildinfo"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/buildinfo/buildinfo"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Read":     reflect.ValueOf(buildinfo.Read),
 		"ReadFile": reflect.ValueOf(buildinfo.ReadFile),
@@ -19,4 +19,4 @@ func init() {
 		// type definitions
 		"BuildInfo": reflect.ValueOf((*buildinfo.BuildInfo)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/dwarf/dwarf"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/dwarf/dwarf"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AttrAbstractOrigin":        reflect.ValueOf(dwarf.AttrAbstractOrigin),
 		"AttrAccessibility":         reflect.ValueOf(dwarf.AttrAccessibility),
@@ -268,7 +268,7 @@ func init() {
 		// interface wrapper definitions
 		"_Type": reflect.ValueOf((*_debug_dwarf_Type)(nil)),
 	}
-}
+})
 
 // _debug_dwarf_Type is an interface wrapper for Type type
 type _debug_dwarf_Type struct {

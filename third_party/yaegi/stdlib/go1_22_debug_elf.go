@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/elf/elf"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/elf/elf"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ARM_MAGIC_TRAMP_NUMBER":             reflect.ValueOf(constant.MakeFromLiteral("1543503875", token.INT, 0)),
 		"COMPRESS_HIOS":                      reflect.ValueOf(elf.COMPRESS_HIOS),
@@ -1552,4 +1552,4 @@ func init() {
 		"Type":            reflect.ValueOf((*elf.Type)(nil)),
 		"Version":         reflect.ValueOf((*elf.Version)(nil)),
 	}
-}
+})

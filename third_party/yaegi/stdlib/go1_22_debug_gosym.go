@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/gosym/gosym"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/gosym/gosym"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewLineTable": reflect.ValueOf(gosym.NewLineTable),
 		"NewTable":     reflect.ValueOf(gosym.NewTable),
@@ -26,4 +26,4 @@ func init() {
 		"UnknownFileError": reflect.ValueOf((*gosym.UnknownFileError)(nil)),
 		"UnknownLineError": reflect.ValueOf((*gosym.UnknownLineError)(nil)),
 	}
-}
+})

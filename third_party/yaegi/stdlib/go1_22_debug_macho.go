@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/macho/macho"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/macho/macho"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ARM64_RELOC_ADDEND":              reflect.ValueOf(macho.ARM64_RELOC_ADDEND),
 		"ARM64_RELOC_BRANCH26":            reflect.ValueOf(macho.ARM64_RELOC_BRANCH26),
@@ -147,7 +147,7 @@ func init() {
 		// interface wrapper definitions
 		"_Load": reflect.ValueOf((*_debug_macho_Load)(nil)),
 	}
-}
+})
 
 // _debug_macho_Load is an interface wrapper for Load type
 type _debug_macho_Load struct {

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/pe/pe"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/pe/pe"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"COFFSymbolSize":                                 reflect.ValueOf(constant.MakeFromLiteral("18", token.INT, 0)),
 		"IMAGE_COMDAT_SELECT_ANY":                        reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
@@ -132,4 +132,4 @@ func init() {
 		"StringTable":          reflect.ValueOf((*pe.StringTable)(nil)),
 		"Symbol":               reflect.ValueOf((*pe.Symbol)(nil)),
 	}
-}
+})

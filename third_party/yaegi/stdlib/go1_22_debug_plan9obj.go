@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["debug/plan9obj/plan9obj"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["debug/plan9obj/plan9obj"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrNoSymbols": reflect.ValueOf(&plan9obj.ErrNoSymbols).Elem(),
 		"Magic386":     reflect.ValueOf(constant.MakeFromLiteral("491", token.INT, 0)),
@@ -30,4 +30,4 @@ func init() {
 		"SectionHeader": reflect.ValueOf((*plan9obj.SectionHeader)(nil)),
 		"Sym":           reflect.ValueOf((*plan9obj.Sym)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/encoding"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/encoding"] = map[string]reflect.Value{
 		// type definitions
 		"BinaryMarshaler":   reflect.ValueOf((*encoding.BinaryMarshaler)(nil)),
 		"BinaryUnmarshaler": reflect.ValueOf((*encoding.BinaryUnmarshaler)(nil)),
@@ -24,7 +24,7 @@ func init() {
 		"_TextMarshaler":     reflect.ValueOf((*_encoding_TextMarshaler)(nil)),
 		"_TextUnmarshaler":   reflect.ValueOf((*_encoding_TextUnmarshaler)(nil)),
 	}
-}
+})
 
 // _encoding_BinaryMarshaler is an interface wrapper for BinaryMarshaler type
 type _encoding_BinaryMarshaler struct {

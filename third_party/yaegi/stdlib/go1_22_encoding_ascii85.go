@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/ascii85/ascii85"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Decode":        reflect.ValueOf(ascii85.Decode),
 		"Encode":        reflect.ValueOf(ascii85.Encode),
@@ -22,4 +22,4 @@ func init() {
 		// type definitions
 		"CorruptInputError": reflect.ValueOf((*ascii85.CorruptInputError)(nil)),
 	}
-}
+})

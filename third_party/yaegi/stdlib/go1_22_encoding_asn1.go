@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/asn1/asn1"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/asn1/asn1"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ClassApplication":     reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"ClassContextSpecific": reflect.ValueOf(constant.MakeFromLiteral("2", token.INT, 0)),
@@ -54,4 +54,4 @@ func init() {
 		"StructuralError":  reflect.ValueOf((*asn1.StructuralError)(nil)),
 		"SyntaxError":      reflect.ValueOf((*asn1.SyntaxError)(nil)),
 	}
-}
+})

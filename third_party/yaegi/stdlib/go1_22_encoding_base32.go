@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/base32/base32"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/base32/base32"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"HexEncoding": reflect.ValueOf(&base32.HexEncoding).Elem(),
 		"NewDecoder":  reflect.ValueOf(base32.NewDecoder),
@@ -25,4 +25,4 @@ func init() {
 		"CorruptInputError": reflect.ValueOf((*base32.CorruptInputError)(nil)),
 		"Encoding":          reflect.ValueOf((*base32.Encoding)(nil)),
 	}
-}
+})

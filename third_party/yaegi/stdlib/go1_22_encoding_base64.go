@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/base64/base64"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/base64/base64"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewDecoder":     reflect.ValueOf(base64.NewDecoder),
 		"NewEncoder":     reflect.ValueOf(base64.NewEncoder),
@@ -27,4 +27,4 @@ func init() {
 		"CorruptInputError": reflect.ValueOf((*base64.CorruptInputError)(nil)),
 		"Encoding":          reflect.ValueOf((*base64.Encoding)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/binary/binary"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/binary/binary"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendUvarint":  reflect.ValueOf(binary.AppendUvarint),
 		"AppendVarint":   reflect.ValueOf(binary.AppendVarint),
@@ -41,7 +41,7 @@ func init() {
 		"_AppendByteOrder": reflect.ValueOf((*_encoding_binary_AppendByteOrder)(nil)),
 		"_ByteOrder":       reflect.ValueOf((*_encoding_binary_ByteOrder)(nil)),
 	}
-}
+})
 
 // _encoding_binary_AppendByteOrder is an interface wrapper for AppendByteOrder type
 type _encoding_binary_AppendByteOrder struct {

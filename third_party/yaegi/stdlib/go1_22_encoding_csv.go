@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/csv/csv"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/csv/csv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrBareQuote":     reflect.ValueOf(&csv.ErrBareQuote).Elem(),
 		"ErrFieldCount":    reflect.ValueOf(&csv.ErrFieldCount).Elem(),
@@ -25,4 +25,4 @@ func init() {
 		"Reader":     reflect.ValueOf((*csv.Reader)(nil)),
 		"Writer":     reflect.ValueOf((*csv.Writer)(nil)),
 	}
-}
+})

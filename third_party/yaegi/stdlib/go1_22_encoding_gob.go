@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/gob/gob"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/gob/gob"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewDecoder":   reflect.ValueOf(gob.NewDecoder),
 		"NewEncoder":   reflect.ValueOf(gob.NewEncoder),
@@ -29,7 +29,7 @@ func init() {
 		"_GobDecoder": reflect.ValueOf((*_encoding_gob_GobDecoder)(nil)),
 		"_GobEncoder": reflect.ValueOf((*_encoding_gob_GobEncoder)(nil)),
 	}
-}
+})
 
 // _encoding_gob_GobDecoder is an interface wrapper for GobDecoder type
 type _encoding_gob_GobDecoder struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/hex/hex"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/hex/hex"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendDecode":   reflect.ValueOf(hex.AppendDecode),
 		"AppendEncode":   reflect.ValueOf(hex.AppendEncode),
@@ -30,4 +30,4 @@ func init() {
 		// type definitions
 		"InvalidByteError": reflect.ValueOf((*hex.InvalidByteError)(nil)),
 	}
-}
+})

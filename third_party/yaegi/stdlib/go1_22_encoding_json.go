@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/json/json"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/json/json"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Compact":       reflect.ValueOf(json.Compact),
 		"HTMLEscape":    reflect.ValueOf(json.HTMLEscape),
@@ -46,7 +46,7 @@ func init() {
 		"_Token":       reflect.ValueOf((*_encoding_json_Token)(nil)),
 		"_Unmarshaler": reflect.ValueOf((*_encoding_json_Unmarshaler)(nil)),
 	}
-}
+})
 
 // _encoding_json_Marshaler is an interface wrapper for Marshaler type
 type _encoding_json_Marshaler struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/pem/pem"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/pem/pem"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Decode":         reflect.ValueOf(pem.Decode),
 		"Encode":         reflect.ValueOf(pem.Encode),
@@ -20,4 +20,4 @@ func init() {
 		// type definitions
 		"Block": reflect.ValueOf((*pem.Block)(nil)),
 	}
-}
+})

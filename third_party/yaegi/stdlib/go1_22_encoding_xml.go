@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["encoding/xml/xml"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["encoding/xml/xml"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CopyToken":       reflect.ValueOf(xml.CopyToken),
 		"Escape":          reflect.ValueOf(xml.Escape),
@@ -58,7 +58,7 @@ func init() {
 		"_Unmarshaler":     reflect.ValueOf((*_encoding_xml_Unmarshaler)(nil)),
 		"_UnmarshalerAttr": reflect.ValueOf((*_encoding_xml_UnmarshalerAttr)(nil)),
 	}
-}
+})
 
 // _encoding_xml_Marshaler is an interface wrapper for Marshaler type
 type _encoding_xml_Marshaler struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["errors/errors"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["errors/errors"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"As":             reflect.ValueOf(errors.As),
 		"ErrUnsupported": reflect.ValueOf(&errors.ErrUnsupported).Elem(),
@@ -20,4 +20,4 @@ func init() {
 		"New":            reflect.ValueOf(errors.New),
 		"Unwrap":         reflect.ValueOf(errors.Unwrap),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["expvar/expvar"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["expvar/expvar"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Do":        reflect.ValueOf(expvar.Do),
 		"Get":       reflect.ValueOf(expvar.Get),
@@ -34,7 +34,7 @@ func init() {
 		// interface wrapper definitions
 		"_Var": reflect.ValueOf((*_expvar_Var)(nil)),
 	}
-}
+})
 
 // _expvar_Var is an interface wrapper for Var type
 type _expvar_Var struct {

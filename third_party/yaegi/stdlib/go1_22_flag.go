@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["flag/flag"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["flag/flag"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Arg":             reflect.ValueOf(flag.Arg),
 		"Args":            reflect.ValueOf(flag.Args),
@@ -64,7 +64,7 @@ func init() {
 		"_Getter": reflect.ValueOf((*_flag_Getter)(nil)),
 		"_Value":  reflect.ValueOf((*_flag_Value)(nil)),
 	}
-}
+})
 
 // _flag_Getter is an interface wrapper for Getter type
 type _flag_Getter struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["fmt/fmt"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["fmt/fmt"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Append":       reflect.ValueOf(fmt.Append),
 		"Appendf":      reflect.ValueOf(fmt.Appendf),
@@ -53,7 +53,7 @@ func init() {
 		"_State":      reflect.ValueOf((*_fmt_State)(nil)),
 		"_Stringer":   reflect.ValueOf((*_fmt_Stringer)(nil)),
 	}
-}
+})
 
 // _fmt_Formatter is an interface wrapper for Formatter type
 type _fmt_Formatter struct {

@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/ast/ast"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/ast/ast"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bad":                        reflect.ValueOf(ast.Bad),
 		"Con":                        reflect.ValueOf(ast.Con),
@@ -128,7 +128,7 @@ func init() {
 		"_Stmt":    reflect.ValueOf((*_go_ast_Stmt)(nil)),
 		"_Visitor": reflect.ValueOf((*_go_ast_Visitor)(nil)),
 	}
-}
+})
 
 // _go_ast_Decl is an interface wrapper for Decl type
 type _go_ast_Decl struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/build/build"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/build/build"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllowBinary":   reflect.ValueOf(build.AllowBinary),
 		"ArchChar":      reflect.ValueOf(build.ArchChar),
@@ -32,4 +32,4 @@ func init() {
 		"NoGoError":            reflect.ValueOf((*build.NoGoError)(nil)),
 		"Package":              reflect.ValueOf((*build.Package)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/build/constraint/constraint"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/build/constraint/constraint"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"GoVersion":      reflect.ValueOf(constraint.GoVersion),
 		"IsGoBuild":      reflect.ValueOf(constraint.IsGoBuild),
@@ -30,7 +30,7 @@ func init() {
 		// interface wrapper definitions
 		"_Expr": reflect.ValueOf((*_go_build_constraint_Expr)(nil)),
 	}
-}
+})
 
 // _go_build_constraint_Expr is an interface wrapper for Expr type
 type _go_build_constraint_Expr struct {

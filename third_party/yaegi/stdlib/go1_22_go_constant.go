@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/constant/constant"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/constant/constant"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BinaryOp":        reflect.ValueOf(constant.BinaryOp),
 		"BitLen":          reflect.ValueOf(constant.BitLen),
@@ -58,7 +58,7 @@ func init() {
 		// interface wrapper definitions
 		"_Value": reflect.ValueOf((*_go_constant_Value)(nil)),
 	}
-}
+})
 
 // _go_constant_Value is an interface wrapper for Value type
 type _go_constant_Value struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/doc/doc"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/doc/doc"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllDecls":        reflect.ValueOf(doc.AllDecls),
 		"AllMethods":      reflect.ValueOf(doc.AllMethods),
@@ -35,4 +35,4 @@ func init() {
 		"Type":    reflect.ValueOf((*doc.Type)(nil)),
 		"Value":   reflect.ValueOf((*doc.Value)(nil)),
 	}
-}
+})

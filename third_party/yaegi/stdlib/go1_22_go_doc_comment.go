@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/doc/comment/comment"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/doc/comment/comment"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultLookupPackage": reflect.ValueOf(comment.DefaultLookupPackage),
 
@@ -36,7 +36,7 @@ func init() {
 		"_Block": reflect.ValueOf((*_go_doc_comment_Block)(nil)),
 		"_Text":  reflect.ValueOf((*_go_doc_comment_Text)(nil)),
 	}
-}
+})
 
 // _go_doc_comment_Block is an interface wrapper for Block type
 type _go_doc_comment_Block struct {

@@ -10,10 +10,10 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/format/format"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/format/format"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Node":   reflect.ValueOf(format.Node),
 		"Source": reflect.ValueOf(format.Source),
 	}
-}
+})

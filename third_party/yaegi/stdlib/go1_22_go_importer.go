@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/importer/importer"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/importer/importer"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Default":     reflect.ValueOf(importer.Default),
 		"For":         reflect.ValueOf(importer.For),
@@ -20,4 +20,4 @@ func init() {
 		// type definitions
 		"Lookup": reflect.ValueOf((*importer.Lookup)(nil)),
 	}
-}
+})

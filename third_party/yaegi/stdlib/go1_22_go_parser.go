@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/parser/parser"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/parser/parser"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllErrors":            reflect.ValueOf(parser.AllErrors),
 		"DeclarationErrors":    reflect.ValueOf(parser.DeclarationErrors),
@@ -29,4 +29,4 @@ func init() {
 		// type definitions
 		"Mode": reflect.ValueOf((*parser.Mode)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/printer/printer"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/printer/printer"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Fprint":    reflect.ValueOf(printer.Fprint),
 		"RawFormat": reflect.ValueOf(printer.RawFormat),
@@ -24,4 +24,4 @@ func init() {
 		"Config":        reflect.ValueOf((*printer.Config)(nil)),
 		"Mode":          reflect.ValueOf((*printer.Mode)(nil)),
 	}
-}
+})

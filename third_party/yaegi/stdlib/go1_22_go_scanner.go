@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/scanner/scanner"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/scanner/scanner"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"PrintError":   reflect.ValueOf(scanner.PrintError),
 		"ScanComments": reflect.ValueOf(scanner.ScanComments),
@@ -23,4 +23,4 @@ func init() {
 		"Mode":         reflect.ValueOf((*scanner.Mode)(nil)),
 		"Scanner":      reflect.ValueOf((*scanner.Scanner)(nil)),
 	}
-}
+})

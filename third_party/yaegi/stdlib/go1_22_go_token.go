@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/token/token"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/token/token"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ADD":            reflect.ValueOf(token.ADD),
 		"ADD_ASSIGN":     reflect.ValueOf(token.ADD_ASSIGN),
@@ -113,4 +113,4 @@ func init() {
 		"Position": reflect.ValueOf((*token.Position)(nil)),
 		"Token":    reflect.ValueOf((*token.Token)(nil)),
 	}
-}
+})

@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/types/types"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/types/types"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AssertableTo":            reflect.ValueOf(types.AssertableTo),
 		"AssignableTo":            reflect.ValueOf(types.AssignableTo),
@@ -177,7 +177,7 @@ func init() {
 		"_Sizes":        reflect.ValueOf((*_go_types_Sizes)(nil)),
 		"_Type":         reflect.ValueOf((*_go_types_Type)(nil)),
 	}
-}
+})
 
 // _go_types_Importer is an interface wrapper for Importer type
 type _go_types_Importer struct {

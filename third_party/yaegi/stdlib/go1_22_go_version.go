@@ -10,11 +10,11 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["go/version/version"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["go/version/version"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Compare": reflect.ValueOf(version.Compare),
 		"IsValid": reflect.ValueOf(version.IsValid),
 		"Lang":    reflect.ValueOf(version.Lang),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["hash/hash"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["hash/hash"] = map[string]reflect.Value{
 		// type definitions
 		"Hash":   reflect.ValueOf((*hash.Hash)(nil)),
 		"Hash32": reflect.ValueOf((*hash.Hash32)(nil)),
@@ -22,7 +22,7 @@ func init() {
 		"_Hash32": reflect.ValueOf((*_hash_Hash32)(nil)),
 		"_Hash64": reflect.ValueOf((*_hash_Hash64)(nil)),
 	}
-}
+})
 
 // _hash_Hash is an interface wrapper for Hash type
 type _hash_Hash struct {

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["hash/crc32/crc32"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["hash/crc32/crc32"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Castagnoli":   reflect.ValueOf(constant.MakeFromLiteral("2197175160", token.INT, 0)),
 		"Checksum":     reflect.ValueOf(crc32.Checksum),
@@ -30,4 +30,4 @@ func init() {
 		// type definitions
 		"Table": reflect.ValueOf((*crc32.Table)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["hash/crc64/crc64"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["hash/crc64/crc64"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Checksum":  reflect.ValueOf(crc64.Checksum),
 		"ECMA":      reflect.ValueOf(constant.MakeFromLiteral("14514072000185962306", token.INT, 0)),
@@ -26,4 +26,4 @@ func init() {
 		// type definitions
 		"Table": reflect.ValueOf((*crc64.Table)(nil)),
 	}
-}
+})

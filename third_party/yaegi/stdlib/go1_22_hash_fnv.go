@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["hash/fnv/fnv"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["hash/fnv/fnv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New128":  reflect.ValueOf(fnv.New128),
 		"New128a": reflect.ValueOf(fnv.New128a),
@@ -20,4 +20,4 @@ func init() {
 		"New64":   reflect.ValueOf(fnv.New64),
 		"New64a":  reflect.ValueOf(fnv.New64a),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["hash/maphash/maphash"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["hash/maphash/maphash"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Bytes":    reflect.ValueOf(maphash.Bytes),
 		"MakeSeed": reflect.ValueOf(maphash.MakeSeed),
@@ -21,4 +21,4 @@ func init() {
 		"Hash": reflect.ValueOf((*maphash.Hash)(nil)),
 		"Seed": reflect.ValueOf((*maphash.Seed)(nil)),
 	}
-}
+})

@@ -10,10 +10,10 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["html/html"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["html/html"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"EscapeString":   reflect.ValueOf(html.EscapeString),
 		"UnescapeString": reflect.ValueOf(html.UnescapeString),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["html/template/template"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["html/template/template"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrAmbigContext":      reflect.ValueOf(template.ErrAmbigContext),
 		"ErrBadHTML":           reflect.ValueOf(template.ErrBadHTML),
@@ -53,4 +53,4 @@ func init() {
 		"Template":  reflect.ValueOf((*template.Template)(nil)),
 		"URL":       reflect.ValueOf((*template.URL)(nil)),
 	}
-}
+})

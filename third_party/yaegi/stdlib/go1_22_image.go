@@ -11,8 +11,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/image"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/image"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Black":                  reflect.ValueOf(&image.Black).Elem(),
 		"Decode":                 reflect.ValueOf(image.Decode),
@@ -73,7 +73,7 @@ func init() {
 		"_PalettedImage": reflect.ValueOf((*_image_PalettedImage)(nil)),
 		"_RGBA64Image":   reflect.ValueOf((*_image_RGBA64Image)(nil)),
 	}
-}
+})
 
 // _image_Image is an interface wrapper for Image type
 type _image_Image struct {

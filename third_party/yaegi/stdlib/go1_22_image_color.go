@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/color/color"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/color/color"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Alpha16Model": reflect.ValueOf(&color.Alpha16Model).Elem(),
 		"AlphaModel":   reflect.ValueOf(&color.AlphaModel).Elem(),
@@ -54,7 +54,7 @@ func init() {
 		"_Color": reflect.ValueOf((*_image_color_Color)(nil)),
 		"_Model": reflect.ValueOf((*_image_color_Model)(nil)),
 	}
-}
+})
 
 // _image_color_Color is an interface wrapper for Color type
 type _image_color_Color struct {

@@ -10,10 +10,10 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/color/palette/palette"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/color/palette/palette"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Plan9":   reflect.ValueOf(&palette.Plan9).Elem(),
 		"WebSafe": reflect.ValueOf(&palette.WebSafe).Elem(),
 	}
-}
+})

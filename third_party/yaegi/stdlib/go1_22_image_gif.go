@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/gif/gif"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/gif/gif"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Decode":             reflect.ValueOf(gif.Decode),
 		"DecodeAll":          reflect.ValueOf(gif.DecodeAll),
@@ -28,4 +28,4 @@ func init() {
 		"GIF":     reflect.ValueOf((*gif.GIF)(nil)),
 		"Options": reflect.ValueOf((*gif.Options)(nil)),
 	}
-}
+})

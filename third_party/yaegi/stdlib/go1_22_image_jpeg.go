@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/jpeg/jpeg"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/jpeg/jpeg"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Decode":         reflect.ValueOf(jpeg.Decode),
 		"DecodeConfig":   reflect.ValueOf(jpeg.DecodeConfig),
@@ -29,7 +29,7 @@ func init() {
 		// interface wrapper definitions
 		"_Reader": reflect.ValueOf((*_image_jpeg_Reader)(nil)),
 	}
-}
+})
 
 // _image_jpeg_Reader is an interface wrapper for Reader type
 type _image_jpeg_Reader struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["image/png/png"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["image/png/png"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BestCompression":    reflect.ValueOf(png.BestCompression),
 		"BestSpeed":          reflect.ValueOf(png.BestSpeed),
@@ -32,7 +32,7 @@ func init() {
 		// interface wrapper definitions
 		"_EncoderBufferPool": reflect.ValueOf((*_image_png_EncoderBufferPool)(nil)),
 	}
-}
+})
 
 // _image_png_EncoderBufferPool is an interface wrapper for EncoderBufferPool type
 type _image_png_EncoderBufferPool struct {

@@ -10,12 +10,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["index/suffixarray/suffixarray"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["index/suffixarray/suffixarray"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(suffixarray.New),
 
 		// type definitions
 		"Index": reflect.ValueOf((*suffixarray.Index)(nil)),
 	}
-}
+})

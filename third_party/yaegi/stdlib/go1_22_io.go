@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["io/io"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["io/io"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Copy":             reflect.ValueOf(io.Copy),
 		"CopyBuffer":       reflect.ValueOf(io.CopyBuffer),
@@ -94,7 +94,7 @@ func init() {
 		"_WriterAt":        reflect.ValueOf((*_io_WriterAt)(nil)),
 		"_WriterTo":        reflect.ValueOf((*_io_WriterTo)(nil)),
 	}
-}
+})
 
 // _io_ByteReader is an interface wrapper for ByteReader type
 type _io_ByteReader struct {

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["io/fs/fs"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["io/fs/fs"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrClosed":          reflect.ValueOf(&fs.ErrClosed).Elem(),
 		"ErrExist":           reflect.ValueOf(&fs.ErrExist).Elem(),
@@ -74,7 +74,7 @@ func init() {
 		"_StatFS":      reflect.ValueOf((*_io_fs_StatFS)(nil)),
 		"_SubFS":       reflect.ValueOf((*_io_fs_SubFS)(nil)),
 	}
-}
+})
 
 // _io_fs_DirEntry is an interface wrapper for DirEntry type
 type _io_fs_DirEntry struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["io/ioutil/ioutil"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Discard":   reflect.ValueOf(&ioutil.Discard).Elem(),
 		"NopCloser": reflect.ValueOf(ioutil.NopCloser),
@@ -22,4 +22,4 @@ func init() {
 		"TempFile":  reflect.ValueOf(ioutil.TempFile),
 		"WriteFile": reflect.ValueOf(ioutil.WriteFile),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["log/log"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["log/log"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Default":       reflect.ValueOf(log.Default),
 		"Fatal":         reflect.ValueOf(logFatal),
@@ -45,4 +45,4 @@ func init() {
 		// type definitions
 		"Logger": reflect.ValueOf((*logLogger)(nil)),
 	}
-}
+})

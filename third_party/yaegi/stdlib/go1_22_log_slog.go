@@ -13,8 +13,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["log/slog/slog"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["log/slog/slog"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Any":               reflect.ValueOf(slog.Any),
 		"AnyValue":          reflect.ValueOf(slog.AnyValue),
@@ -95,7 +95,7 @@ func init() {
 		"_Leveler":   reflect.ValueOf((*_log_slog_Leveler)(nil)),
 		"_LogValuer": reflect.ValueOf((*_log_slog_LogValuer)(nil)),
 	}
-}
+})
 
 // _log_slog_Handler is an interface wrapper for Handler type
 type _log_slog_Handler struct {

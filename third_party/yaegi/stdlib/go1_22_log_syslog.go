@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["log/syslog/syslog"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["log/syslog/syslog"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Dial":         reflect.ValueOf(syslog.Dial),
 		"LOG_ALERT":    reflect.ValueOf(syslog.LOG_ALERT),
@@ -49,4 +49,4 @@ func init() {
 		"Priority": reflect.ValueOf((*syslog.Priority)(nil)),
 		"Writer":   reflect.ValueOf((*syslog.Writer)(nil)),
 	}
-}
+})

@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["maps/maps"] = map[string]reflect.Value{}
-}
+var _ = lazily(func() {
+	symbols["maps/maps"] = map[string]reflect.Value{}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/math"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/math"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":                    reflect.ValueOf(math.Abs),
 		"Acos":                   reflect.ValueOf(math.Acos),
@@ -113,4 +113,4 @@ func init() {
 		"Y1":                     reflect.ValueOf(math.Y1),
 		"Yn":                     reflect.ValueOf(math.Yn),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/big/big"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/big/big"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Above":         reflect.ValueOf(big.Above),
 		"AwayFromZero":  reflect.ValueOf(big.AwayFromZero),
@@ -43,4 +43,4 @@ func init() {
 		"RoundingMode": reflect.ValueOf((*big.RoundingMode)(nil)),
 		"Word":         reflect.ValueOf((*big.Word)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/bits/bits"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/bits/bits"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Add":             reflect.ValueOf(bits.Add),
 		"Add32":           reflect.ValueOf(bits.Add32),
@@ -66,4 +66,4 @@ func init() {
 		"TrailingZeros8":  reflect.ValueOf(bits.TrailingZeros8),
 		"UintSize":        reflect.ValueOf(constant.MakeFromLiteral("64", token.INT, 0)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/cmplx/cmplx"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/cmplx/cmplx"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":   reflect.ValueOf(cmplx.Abs),
 		"Acos":  reflect.ValueOf(cmplx.Acos),
@@ -41,4 +41,4 @@ func init() {
 		"Tan":   reflect.ValueOf(cmplx.Tan),
 		"Tanh":  reflect.ValueOf(cmplx.Tanh),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/rand/rand"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/rand/rand"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),
 		"Float32":     reflect.ValueOf(rand.Float32),
@@ -43,7 +43,7 @@ func init() {
 		"_Source":   reflect.ValueOf((*_math_rand_Source)(nil)),
 		"_Source64": reflect.ValueOf((*_math_rand_Source64)(nil)),
 	}
-}
+})
 
 // _math_rand_Source is an interface wrapper for Source type
 type _math_rand_Source struct {

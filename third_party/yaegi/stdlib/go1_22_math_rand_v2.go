@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["math/rand/v2/rand"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["math/rand/v2/rand"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ExpFloat64":  reflect.ValueOf(rand.ExpFloat64),
 		"Float32":     reflect.ValueOf(rand.Float32),
@@ -45,7 +45,7 @@ func init() {
 		// interface wrapper definitions
 		"_Source": reflect.ValueOf((*_math_rand_v2_Source)(nil)),
 	}
-}
+})
 
 // _math_rand_v2_Source is an interface wrapper for Source type
 type _math_rand_v2_Source struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["mime/mime"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["mime/mime"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddExtensionType":         reflect.ValueOf(mime.AddExtensionType),
 		"BEncoding":                reflect.ValueOf(mime.BEncoding),
@@ -26,4 +26,4 @@ func init() {
 		"WordDecoder": reflect.ValueOf((*mime.WordDecoder)(nil)),
 		"WordEncoder": reflect.ValueOf((*mime.WordEncoder)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["mime/multipart/multipart"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["mime/multipart/multipart"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrMessageTooLarge": reflect.ValueOf(&multipart.ErrMessageTooLarge).Elem(),
 		"NewReader":          reflect.ValueOf(multipart.NewReader),
@@ -28,7 +28,7 @@ func init() {
 		// interface wrapper definitions
 		"_File": reflect.ValueOf((*_mime_multipart_File)(nil)),
 	}
-}
+})
 
 // _mime_multipart_File is an interface wrapper for File type
 type _mime_multipart_File struct {

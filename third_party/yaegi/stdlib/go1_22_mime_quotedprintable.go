@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["mime/quotedprintable/quotedprintable"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewReader": reflect.ValueOf(quotedprintable.NewReader),
 		"NewWriter": reflect.ValueOf(quotedprintable.NewWriter),
@@ -20,4 +20,4 @@ func init() {
 		"Reader": reflect.ValueOf((*quotedprintable.Reader)(nil)),
 		"Writer": reflect.ValueOf((*quotedprintable.Writer)(nil)),
 	}
-}
+})

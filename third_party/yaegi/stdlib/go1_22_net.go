@@ -13,8 +13,8 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["net/net"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/net"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CIDRMask":                   reflect.ValueOf(net.CIDRMask),
 		"DefaultResolver":            reflect.ValueOf(&net.DefaultResolver).Elem(),
@@ -127,7 +127,7 @@ func init() {
 		"_Listener":   reflect.ValueOf((*_net_Listener)(nil)),
 		"_PacketConn": reflect.ValueOf((*_net_PacketConn)(nil)),
 	}
-}
+})
 
 // _net_Addr is an interface wrapper for Addr type
 type _net_Addr struct {

@@ -16,8 +16,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/http"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/http"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllowQuerySemicolons":                reflect.ValueOf(http.AllowQuerySemicolons),
 		"CanonicalHeaderKey":                  reflect.ValueOf(http.CanonicalHeaderKey),
@@ -214,7 +214,7 @@ func init() {
 		"_ResponseWriter": reflect.ValueOf((*_net_http_ResponseWriter)(nil)),
 		"_RoundTripper":   reflect.ValueOf((*_net_http_RoundTripper)(nil)),
 	}
-}
+})
 
 // _net_http_CloseNotifier is an interface wrapper for CloseNotifier type
 type _net_http_CloseNotifier struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/cgi/cgi"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/cgi/cgi"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Request":        reflect.ValueOf(cgi.Request),
 		"RequestFromMap": reflect.ValueOf(cgi.RequestFromMap),
@@ -20,4 +20,4 @@ func init() {
 		// type definitions
 		"Handler": reflect.ValueOf((*cgi.Handler)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/cookiejar/cookiejar"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/cookiejar/cookiejar"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"New": reflect.ValueOf(cookiejar.New),
 
@@ -23,7 +23,7 @@ func init() {
 		// interface wrapper definitions
 		"_PublicSuffixList": reflect.ValueOf((*_net_http_cookiejar_PublicSuffixList)(nil)),
 	}
-}
+})
 
 // _net_http_cookiejar_PublicSuffixList is an interface wrapper for PublicSuffixList type
 type _net_http_cookiejar_PublicSuffixList struct {

@@ -10,12 +10,12 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/fcgi/fcgi"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/fcgi/fcgi"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrConnClosed":     reflect.ValueOf(&fcgi.ErrConnClosed).Elem(),
 		"ErrRequestAborted": reflect.ValueOf(&fcgi.ErrRequestAborted).Elem(),
 		"ProcessEnv":        reflect.ValueOf(fcgi.ProcessEnv),
 		"Serve":             reflect.ValueOf(fcgi.Serve),
 	}
-}
+})

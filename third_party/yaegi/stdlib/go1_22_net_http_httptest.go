@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/httptest/httptest"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/httptest/httptest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DefaultRemoteAddr":  reflect.ValueOf(constant.MakeFromLiteral("\"1.2.3.4\"", token.STRING, 0)),
 		"NewRecorder":        reflect.ValueOf(httptest.NewRecorder),
@@ -26,4 +26,4 @@ func init() {
 		"ResponseRecorder": reflect.ValueOf((*httptest.ResponseRecorder)(nil)),
 		"Server":           reflect.ValueOf((*httptest.Server)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/httptrace/httptrace"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/httptrace/httptrace"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ContextClientTrace": reflect.ValueOf(httptrace.ContextClientTrace),
 		"WithClientTrace":    reflect.ValueOf(httptrace.WithClientTrace),
@@ -23,4 +23,4 @@ func init() {
 		"GotConnInfo":      reflect.ValueOf((*httptrace.GotConnInfo)(nil)),
 		"WroteRequestInfo": reflect.ValueOf((*httptrace.WroteRequestInfo)(nil)),
 	}
-}
+})

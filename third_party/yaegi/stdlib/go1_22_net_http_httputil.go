@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/httputil/httputil"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/httputil/httputil"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DumpRequest":               reflect.ValueOf(httputil.DumpRequest),
 		"DumpRequestOut":            reflect.ValueOf(httputil.DumpRequestOut),
@@ -37,7 +37,7 @@ func init() {
 		// interface wrapper definitions
 		"_BufferPool": reflect.ValueOf((*_net_http_httputil_BufferPool)(nil)),
 	}
-}
+})
 
 // _net_http_httputil_BufferPool is an interface wrapper for BufferPool type
 type _net_http_httputil_BufferPool struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/http/pprof/pprof"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/http/pprof/pprof"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Cmdline": reflect.ValueOf(pprof.Cmdline),
 		"Handler": reflect.ValueOf(pprof.Handler),
@@ -20,4 +20,4 @@ func init() {
 		"Symbol":  reflect.ValueOf(pprof.Symbol),
 		"Trace":   reflect.ValueOf(pprof.Trace),
 	}
-}
+})

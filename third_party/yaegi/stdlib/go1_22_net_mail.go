@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/mail/mail"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/mail/mail"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ErrHeaderNotPresent": reflect.ValueOf(&mail.ErrHeaderNotPresent).Elem(),
 		"ParseAddress":        reflect.ValueOf(mail.ParseAddress),
@@ -25,4 +25,4 @@ func init() {
 		"Header":        reflect.ValueOf((*mail.Header)(nil)),
 		"Message":       reflect.ValueOf((*mail.Message)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/netip/netip"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/netip/netip"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddrFrom16":              reflect.ValueOf(netip.AddrFrom16),
 		"AddrFrom4":               reflect.ValueOf(netip.AddrFrom4),
@@ -35,4 +35,4 @@ func init() {
 		"AddrPort": reflect.ValueOf((*netip.AddrPort)(nil)),
 		"Prefix":   reflect.ValueOf((*netip.Prefix)(nil)),
 	}
-}
+})

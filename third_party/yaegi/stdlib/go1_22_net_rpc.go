@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/rpc/rpc"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/rpc/rpc"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Accept":             reflect.ValueOf(rpc.Accept),
 		"DefaultDebugPath":   reflect.ValueOf(constant.MakeFromLiteral("\"/debug/rpc\"", token.STRING, 0)),
@@ -47,7 +47,7 @@ func init() {
 		"_ClientCodec": reflect.ValueOf((*_net_rpc_ClientCodec)(nil)),
 		"_ServerCodec": reflect.ValueOf((*_net_rpc_ServerCodec)(nil)),
 	}
-}
+})
 
 // _net_rpc_ClientCodec is an interface wrapper for ClientCodec type
 type _net_rpc_ClientCodec struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/rpc/jsonrpc/jsonrpc"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/rpc/jsonrpc/jsonrpc"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Dial":           reflect.ValueOf(jsonrpc.Dial),
 		"NewClient":      reflect.ValueOf(jsonrpc.NewClient),
@@ -19,4 +19,4 @@ func init() {
 		"NewServerCodec": reflect.ValueOf(jsonrpc.NewServerCodec),
 		"ServeConn":      reflect.ValueOf(jsonrpc.ServeConn),
 	}
-}
+})

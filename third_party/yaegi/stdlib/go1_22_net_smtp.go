@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/smtp/smtp"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/smtp/smtp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CRAMMD5Auth": reflect.ValueOf(smtp.CRAMMD5Auth),
 		"Dial":        reflect.ValueOf(smtp.Dial),
@@ -27,7 +27,7 @@ func init() {
 		// interface wrapper definitions
 		"_Auth": reflect.ValueOf((*_net_smtp_Auth)(nil)),
 	}
-}
+})
 
 // _net_smtp_Auth is an interface wrapper for Auth type
 type _net_smtp_Auth struct {

@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/textproto/textproto"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/textproto/textproto"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"CanonicalMIMEHeaderKey": reflect.ValueOf(textproto.CanonicalMIMEHeaderKey),
 		"Dial":                   reflect.ValueOf(textproto.Dial),
@@ -30,4 +30,4 @@ func init() {
 		"Reader":        reflect.ValueOf((*textproto.Reader)(nil)),
 		"Writer":        reflect.ValueOf((*textproto.Writer)(nil)),
 	}
-}
+})

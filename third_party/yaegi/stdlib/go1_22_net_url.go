@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["net/url/url"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["net/url/url"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"JoinPath":        reflect.ValueOf(url.JoinPath),
 		"Parse":           reflect.ValueOf(url.Parse),
@@ -32,4 +32,4 @@ func init() {
 		"Userinfo":         reflect.ValueOf((*url.Userinfo)(nil)),
 		"Values":           reflect.ValueOf((*url.Values)(nil)),
 	}
-}
+})

@@ -14,8 +14,8 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["os/os"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["os/os"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Args":                reflect.ValueOf(&os.Args).Elem(),
 		"Chdir":               reflect.ValueOf(os.Chdir),
@@ -139,7 +139,7 @@ func init() {
 		"_FileInfo": reflect.ValueOf((*_os_FileInfo)(nil)),
 		"_Signal":   reflect.ValueOf((*_os_Signal)(nil)),
 	}
-}
+})
 
 // _os_DirEntry is an interface wrapper for DirEntry type
 type _os_DirEntry struct {

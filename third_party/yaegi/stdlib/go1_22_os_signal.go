@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["os/signal/signal"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["os/signal/signal"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Ignore":        reflect.ValueOf(signal.Ignore),
 		"Ignored":       reflect.ValueOf(signal.Ignored),
@@ -20,4 +20,4 @@ func init() {
 		"Reset":         reflect.ValueOf(signal.Reset),
 		"Stop":          reflect.ValueOf(signal.Stop),
 	}
-}
+})

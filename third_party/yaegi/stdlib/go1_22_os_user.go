@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["os/user/user"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["os/user/user"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Current":       reflect.ValueOf(user.Current),
 		"Lookup":        reflect.ValueOf(user.Lookup),
@@ -27,4 +27,4 @@ func init() {
 		"UnknownUserIdError":  reflect.ValueOf((*user.UnknownUserIdError)(nil)),
 		"User":                reflect.ValueOf((*user.User)(nil)),
 	}
-}
+})

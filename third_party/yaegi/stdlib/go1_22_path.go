@@ -10,8 +10,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["path/path"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["path/path"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Base":          reflect.ValueOf(path.Base),
 		"Clean":         reflect.ValueOf(path.Clean),
@@ -23,4 +23,4 @@ func init() {
 		"Match":         reflect.ValueOf(path.Match),
 		"Split":         reflect.ValueOf(path.Split),
 	}
-}
+})

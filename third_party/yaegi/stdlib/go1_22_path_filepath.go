@@ -12,8 +12,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["path/filepath/filepath"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["path/filepath/filepath"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Abs":           reflect.ValueOf(filepath.Abs),
 		"Base":          reflect.ValueOf(filepath.Base),
@@ -44,4 +44,4 @@ func init() {
 		// type definitions
 		"WalkFunc": reflect.ValueOf((*filepath.WalkFunc)(nil)),
 	}
-}
+})

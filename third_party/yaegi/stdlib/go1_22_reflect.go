@@ -9,8 +9,8 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["reflect/reflect"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["reflect/reflect"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Append":          reflect.ValueOf(reflect.Append),
 		"AppendSlice":     reflect.ValueOf(reflect.AppendSlice),
@@ -91,7 +91,7 @@ func init() {
 		// interface wrapper definitions
 		"_Type": reflect.ValueOf((*_reflect_Type)(nil)),
 	}
-}
+})
 
 // _reflect_Type is an interface wrapper for Type type
 type _reflect_Type struct {

@@ -10,8 +10,8 @@ import (
 	"regexp"
 )
 
-func init() {
-	Symbols["regexp/regexp"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["regexp/regexp"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Compile":          reflect.ValueOf(regexp.Compile),
 		"CompilePOSIX":     reflect.ValueOf(regexp.CompilePOSIX),
@@ -25,4 +25,4 @@ func init() {
 		// type definitions
 		"Regexp": reflect.ValueOf((*regexp.Regexp)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"regexp/syntax"
 )
 
-func init() {
-	Symbols["regexp/syntax/syntax"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["regexp/syntax/syntax"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ClassNL":                  reflect.ValueOf(syntax.ClassNL),
 		"Compile":                  reflect.ValueOf(syntax.Compile),
@@ -94,4 +94,4 @@ func init() {
 		"Prog":      reflect.ValueOf((*syntax.Prog)(nil)),
 		"Regexp":    reflect.ValueOf((*syntax.Regexp)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"runtime"
 )
 
-func init() {
-	Symbols["runtime/runtime"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["runtime/runtime"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"BlockProfile":            reflect.ValueOf(runtime.BlockProfile),
 		"Breakpoint":              reflect.ValueOf(runtime.Breakpoint),
@@ -69,7 +69,7 @@ func init() {
 		// interface wrapper definitions
 		"_Error": reflect.ValueOf((*_runtime_Error)(nil)),
 	}
-}
+})
 
 // _runtime_Error is an interface wrapper for Error type
 type _runtime_Error struct {

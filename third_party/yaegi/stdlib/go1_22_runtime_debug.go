@@ -10,8 +10,8 @@ import (
 	"runtime/debug"
 )
 
-func init() {
-	Symbols["runtime/debug/debug"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["runtime/debug/debug"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"FreeOSMemory":    reflect.ValueOf(debug.FreeOSMemory),
 		"ParseBuildInfo":  reflect.ValueOf(debug.ParseBuildInfo),
@@ -33,4 +33,4 @@ func init() {
 		"GCStats":      reflect.ValueOf((*debug.GCStats)(nil)),
 		"Module":       reflect.ValueOf((*debug.Module)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"runtime/metrics"
 )
 
-func init() {
-	Symbols["runtime/metrics/metrics"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["runtime/metrics/metrics"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"All":                  reflect.ValueOf(metrics.All),
 		"KindBad":              reflect.ValueOf(metrics.KindBad),
@@ -27,4 +27,4 @@ func init() {
 		"Value":            reflect.ValueOf((*metrics.Value)(nil)),
 		"ValueKind":        reflect.ValueOf((*metrics.ValueKind)(nil)),
 	}
-}
+})

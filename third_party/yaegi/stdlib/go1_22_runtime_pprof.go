@@ -10,8 +10,8 @@ import (
 	"runtime/pprof"
 )
 
-func init() {
-	Symbols["runtime/pprof/pprof"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["runtime/pprof/pprof"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Do":                 reflect.ValueOf(pprof.Do),
 		"ForLabels":          reflect.ValueOf(pprof.ForLabels),
@@ -30,4 +30,4 @@ func init() {
 		"LabelSet": reflect.ValueOf((*pprof.LabelSet)(nil)),
 		"Profile":  reflect.ValueOf((*pprof.Profile)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"runtime/trace"
 )
 
-func init() {
-	Symbols["runtime/trace/trace"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["runtime/trace/trace"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"IsEnabled":   reflect.ValueOf(trace.IsEnabled),
 		"Log":         reflect.ValueOf(trace.Log),
@@ -26,4 +26,4 @@ func init() {
 		"Region": reflect.ValueOf((*trace.Region)(nil)),
 		"Task":   reflect.ValueOf((*trace.Task)(nil)),
 	}
-}
+})

@@ -9,6 +9,6 @@ import (
 	"reflect"
 )
 
-func init() {
-	Symbols["slices/slices"] = map[string]reflect.Value{}
-}
+var _ = lazily(func() {
+	symbols["slices/slices"] = map[string]reflect.Value{}
+})

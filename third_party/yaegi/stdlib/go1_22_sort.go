@@ -10,8 +10,8 @@ import (
 	"sort"
 )
 
-func init() {
-	Symbols["sort/sort"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["sort/sort"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Find":              reflect.ValueOf(sort.Find),
 		"Float64s":          reflect.ValueOf(sort.Float64s),
@@ -41,7 +41,7 @@ func init() {
 		// interface wrapper definitions
 		"_Interface": reflect.ValueOf((*_sort_Interface)(nil)),
 	}
-}
+})
 
 // _sort_Interface is an interface wrapper for Interface type
 type _sort_Interface struct {

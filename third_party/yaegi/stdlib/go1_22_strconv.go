@@ -12,8 +12,8 @@ import (
 	"strconv"
 )
 
-func init() {
-	Symbols["strconv/strconv"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["strconv/strconv"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendBool":               reflect.ValueOf(strconv.AppendBool),
 		"AppendFloat":              reflect.ValueOf(strconv.AppendFloat),
@@ -56,4 +56,4 @@ func init() {
 		// type definitions
 		"NumError": reflect.ValueOf((*strconv.NumError)(nil)),
 	}
-}
+})

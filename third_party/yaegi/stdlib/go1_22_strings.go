@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-func init() {
-	Symbols["strings/strings"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["strings/strings"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Clone":          reflect.ValueOf(strings.Clone),
 		"Compare":        reflect.ValueOf(strings.Compare),
@@ -71,4 +71,4 @@ func init() {
 		"Reader":   reflect.ValueOf((*strings.Reader)(nil)),
 		"Replacer": reflect.ValueOf((*strings.Replacer)(nil)),
 	}
-}
+})

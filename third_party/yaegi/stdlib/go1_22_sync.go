@@ -10,8 +10,8 @@ import (
 	"sync"
 )
 
-func init() {
-	Symbols["sync/sync"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["sync/sync"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"NewCond":  reflect.ValueOf(sync.NewCond),
 		"OnceFunc": reflect.ValueOf(sync.OnceFunc),
@@ -29,7 +29,7 @@ func init() {
 		// interface wrapper definitions
 		"_Locker": reflect.ValueOf((*_sync_Locker)(nil)),
 	}
-}
+})
 
 // _sync_Locker is an interface wrapper for Locker type
 type _sync_Locker struct {

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 )
 
-func init() {
-	Symbols["sync/atomic/atomic"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["sync/atomic/atomic"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AddInt32":              reflect.ValueOf(atomic.AddInt32),
 		"AddInt64":              reflect.ValueOf(atomic.AddInt64),
@@ -52,4 +52,4 @@ func init() {
 		"Uintptr": reflect.ValueOf((*atomic.Uintptr)(nil)),
 		"Value":   reflect.ValueOf((*atomic.Value)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-func init() {
-	Symbols["testing/testing"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["testing/testing"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AllocsPerRun":  reflect.ValueOf(testing.AllocsPerRun),
 		"Benchmark":     reflect.ValueOf(testing.Benchmark),
@@ -46,7 +46,7 @@ func init() {
 		// interface wrapper definitions
 		"_TB": reflect.ValueOf((*_testing_TB)(nil)),
 	}
-}
+})
 
 // _testing_TB is an interface wrapper for TB type
 type _testing_TB struct {

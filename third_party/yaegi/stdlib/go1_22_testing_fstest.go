@@ -10,8 +10,8 @@ import (
 	"testing/fstest"
 )
 
-func init() {
-	Symbols["testing/fstest/fstest"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["testing/fstest/fstest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"TestFS": reflect.ValueOf(fstest.TestFS),
 
@@ -19,4 +19,4 @@ func init() {
 		"MapFS":   reflect.ValueOf((*fstest.MapFS)(nil)),
 		"MapFile": reflect.ValueOf((*fstest.MapFile)(nil)),
 	}
-}
+})

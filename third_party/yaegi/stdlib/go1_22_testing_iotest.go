@@ -10,8 +10,8 @@ import (
 	"testing/iotest"
 )
 
-func init() {
-	Symbols["testing/iotest/iotest"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["testing/iotest/iotest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"DataErrReader":  reflect.ValueOf(iotest.DataErrReader),
 		"ErrReader":      reflect.ValueOf(iotest.ErrReader),
@@ -24,4 +24,4 @@ func init() {
 		"TimeoutReader":  reflect.ValueOf(iotest.TimeoutReader),
 		"TruncateWriter": reflect.ValueOf(iotest.TruncateWriter),
 	}
-}
+})

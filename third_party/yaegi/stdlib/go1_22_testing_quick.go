@@ -11,8 +11,8 @@ import (
 	"testing/quick"
 )
 
-func init() {
-	Symbols["testing/quick/quick"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["testing/quick/quick"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Check":      reflect.ValueOf(quick.Check),
 		"CheckEqual": reflect.ValueOf(quick.CheckEqual),
@@ -28,7 +28,7 @@ func init() {
 		// interface wrapper definitions
 		"_Generator": reflect.ValueOf((*_testing_quick_Generator)(nil)),
 	}
-}
+})
 
 // _testing_quick_Generator is an interface wrapper for Generator type
 type _testing_quick_Generator struct {

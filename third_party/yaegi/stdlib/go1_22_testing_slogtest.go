@@ -10,10 +10,10 @@ import (
 	"testing/slogtest"
 )
 
-func init() {
-	Symbols["testing/slogtest/slogtest"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["testing/slogtest/slogtest"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Run":         reflect.ValueOf(slogtest.Run),
 		"TestHandler": reflect.ValueOf(slogtest.TestHandler),
 	}
-}
+})

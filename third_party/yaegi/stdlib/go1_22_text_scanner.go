@@ -12,8 +12,8 @@ import (
 	"text/scanner"
 )
 
-func init() {
-	Symbols["text/scanner/scanner"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["text/scanner/scanner"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Char":           reflect.ValueOf(constant.MakeFromLiteral("-5", token.INT, 0)),
 		"Comment":        reflect.ValueOf(constant.MakeFromLiteral("-8", token.INT, 0)),
@@ -39,4 +39,4 @@ func init() {
 		"Position": reflect.ValueOf((*scanner.Position)(nil)),
 		"Scanner":  reflect.ValueOf((*scanner.Scanner)(nil)),
 	}
-}
+})

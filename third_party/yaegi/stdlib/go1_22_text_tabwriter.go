@@ -12,8 +12,8 @@ import (
 	"text/tabwriter"
 )
 
-func init() {
-	Symbols["text/tabwriter/tabwriter"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["text/tabwriter/tabwriter"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AlignRight":          reflect.ValueOf(tabwriter.AlignRight),
 		"Debug":               reflect.ValueOf(tabwriter.Debug),
@@ -27,4 +27,4 @@ func init() {
 		// type definitions
 		"Writer": reflect.ValueOf((*tabwriter.Writer)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"text/template"
 )
 
-func init() {
-	Symbols["text/template/template"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["text/template/template"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"HTMLEscape":       reflect.ValueOf(template.HTMLEscape),
 		"HTMLEscapeString": reflect.ValueOf(template.HTMLEscapeString),
@@ -32,4 +32,4 @@ func init() {
 		"FuncMap":   reflect.ValueOf((*template.FuncMap)(nil)),
 		"Template":  reflect.ValueOf((*template.Template)(nil)),
 	}
-}
+})

@@ -10,8 +10,8 @@ import (
 	"text/template/parse"
 )
 
-func init() {
-	Symbols["text/template/parse/parse"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["text/template/parse/parse"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"IsEmptyTree":    reflect.ValueOf(parse.IsEmptyTree),
 		"New":            reflect.ValueOf(parse.New),
@@ -73,7 +73,7 @@ func init() {
 		// interface wrapper definitions
 		"_Node": reflect.ValueOf((*_text_template_parse_Node)(nil)),
 	}
-}
+})
 
 // _text_template_parse_Node is an interface wrapper for Node type
 type _text_template_parse_Node struct {

@@ -12,8 +12,8 @@ import (
 	"time"
 )
 
-func init() {
-	Symbols["time/time"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["time/time"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ANSIC":                  reflect.ValueOf(constant.MakeFromLiteral("\"Mon Jan _2 15:04:05 2006\"", token.STRING, 0)),
 		"After":                  reflect.ValueOf(time.After),
@@ -91,4 +91,4 @@ func init() {
 		"Timer":      reflect.ValueOf((*time.Timer)(nil)),
 		"Weekday":    reflect.ValueOf((*time.Weekday)(nil)),
 	}
-}
+})

@@ -12,8 +12,8 @@ import (
 	"unicode"
 )
 
-func init() {
-	Symbols["unicode/unicode"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["unicode/unicode"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ASCII_Hex_Digit":                    reflect.ValueOf(&unicode.ASCII_Hex_Digit).Elem(),
 		"Adlam":                              reflect.ValueOf(&unicode.Adlam).Elem(),
@@ -309,4 +309,4 @@ func init() {
 		"RangeTable":  reflect.ValueOf((*unicode.RangeTable)(nil)),
 		"SpecialCase": reflect.ValueOf((*unicode.SpecialCase)(nil)),
 	}
-}
+})

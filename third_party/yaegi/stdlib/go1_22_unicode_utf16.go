@@ -10,8 +10,8 @@ import (
 	"unicode/utf16"
 )
 
-func init() {
-	Symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["unicode/utf16/utf16"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRune":  reflect.ValueOf(utf16.AppendRune),
 		"Decode":      reflect.ValueOf(utf16.Decode),
@@ -20,4 +20,4 @@ func init() {
 		"EncodeRune":  reflect.ValueOf(utf16.EncodeRune),
 		"IsSurrogate": reflect.ValueOf(utf16.IsSurrogate),
 	}
-}
+})

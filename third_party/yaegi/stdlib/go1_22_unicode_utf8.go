@@ -12,8 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-func init() {
-	Symbols["unicode/utf8/utf8"] = map[string]reflect.Value{
+var _ = lazily(func() {
+	symbols["unicode/utf8/utf8"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"AppendRune":             reflect.ValueOf(utf8.AppendRune),
 		"DecodeLastRune":         reflect.ValueOf(utf8.DecodeLastRune),
@@ -35,4 +35,4 @@ func init() {
 		"ValidRune":              reflect.ValueOf(utf8.ValidRune),
 		"ValidString":            reflect.ValueOf(utf8.ValidString),
 	}
-}
+})

@@ -9,7 +9,7 @@ import (
 	"reflect"
 )
 
-func init() {
+var _ = lazily(func() {
 	mt := []reflect.Type{
 		reflect.TypeOf((*fmt.Formatter)(nil)).Elem(),
 		reflect.TypeOf((*fmt.Stringer)(nil)).Elem(),
@@ -55,4 +55,4 @@ func init() {
 		reflect.TypeOf((*xml.Unmarshaler)(nil)).Elem(),
 		reflect.TypeOf((*encoding.TextUnmarshaler)(nil)).Elem(),
 	}
-}
+})

@@ -75,7 +75,7 @@ func (w _ioWriterReadFrom) ReadFrom(r io.Reader) (n int64, err error) {
 
 // Each MapType value (each slice) must be sorted by complexity, i.e. by number
 // of interface methods.
-func init() {
+var _ = lazily(func() {
 	MapTypes[reflect.ValueOf((*_net_http_ResponseWriter)(nil))] = []reflect.Type{
 		reflect.ValueOf((*_netHTTPResponseWriterHijacker)(nil)).Type().Elem(),
 	}
@@ -85,4 +85,4 @@ func init() {
 	MapTypes[reflect.ValueOf((*_io_Writer)(nil))] = []reflect.Type{
 		reflect.ValueOf((*_ioWriterReadFrom)(nil)).Type().Elem(),
 	}
-}
+})
