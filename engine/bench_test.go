@@ -57,7 +57,9 @@ func BenchmarkSimulate(b *testing.B) {
 // BenchmarkServing is the serving model at B = 32 with chunked prefill, a
 // KV limit and prefix caching, on two workloads of three replicas, fresh
 // signals (the router's prefix index updated at every decision), three
-// simulated hours per iteration:
+// simulated hours per iteration, routed by three of the engine's own
+// policies (whose views carry only the signals they read) and by the llm-d
+// profile (which reads them all):
 //   - chat: the built-in chat scenario at its rate (chat turns of median 60
 //     output tokens behind 32 Zipf system prompts of 1,000 tokens);
 //   - long: replies of median 180 tokens (so each request lives through
@@ -73,7 +75,7 @@ func BenchmarkServing(b *testing.B) {
 		name string
 		scn  Scenario
 	}{{"chat", chat}, {"long", benchServingScenario()}} {
-		for _, p := range []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV()} {
+		for _, p := range []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV(), LLMD()} {
 			b.Run(w.name+"/"+p.Name, func(b *testing.B) {
 				benchProtocol(b, w.scn, p, Protocol{Warmup: 60000, Measure: 3 * 3600000, SLO: 1e5})
 			})
