@@ -61,10 +61,11 @@ type replicaTally struct {
 	latSum    float64
 }
 
-func newCohort(p Protocol, replicas int, expected int) *cohort {
+// newCohort measures p's cohort, its latencies appended to lat (empty).
+func newCohort(p Protocol, replicas int, lat []float64) *cohort {
 	return &cohort{
 		from: p.Warmup, to: p.Horizon(), slo: p.SLO,
-		lat:        make([]float64, 0, expected),
+		lat:        lat,
 		perReplica: make([]replicaTally, replicas),
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"runtime"
@@ -247,5 +248,42 @@ func checkSteadyAllocs(t *testing.T, s *Simulator, name string, warm, step float
 	}
 	if allocs != 0 {
 		t.Errorf("%s: %v allocations per %s, want 0", name, allocs, per)
+	}
+}
+
+// A comparison that keeps summaries hands each worker's latency buffer and
+// queues from run to run: it allocates less per run than one run's latency
+// buffer alone, and gives the results it gives without the hand-over.
+func TestSummaryRunsReuseTheirBuffers(t *testing.T) {
+	scn := mustScenario(t, "steady", 100, DefaultHeterogeneity)
+	proto := DefaultProtocol()
+	e := Experiment{Scenario: scn, Policies: SpecificationPolicies(), Seeds: DefaultSeeds(50), Protocol: proto, Keep: KeepSummaries, Workers: 1}
+	if _, err := Compare(context.Background(), e); err != nil { // warm: token tables and the like
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := Compare(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	runs := len(e.Policies) * len(e.Seeds)
+	perRun := float64(after.TotalAlloc-before.TotalAlloc) / float64(runs)
+	if buffer := float64(8 * expectedCohort(&scn, proto)); perRun >= buffer {
+		t.Errorf("%.0f bytes allocated per run; one run's latency buffer alone is %.0f", perRun, buffer)
+	}
+	for i, p := range got.Policies {
+		for j, r := range p.Records {
+			alone, err := Run(context.Background(), RunSpec{Scenario: scn, Policy: e.Policies[i], Seed: e.Seeds[j], Protocol: proto, SummaryOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, _ := json.Marshal(r)
+			b, _ := json.Marshal(alone.RunSummary)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s seed %d:\n%s in the comparison,\n%s alone", p.Name, e.Seeds[j], a, b)
+			}
+		}
 	}
 }

@@ -62,12 +62,17 @@ type pool struct {
 // work takes jobs in index order until none is left, one fails before the
 // next, or ctx is cancelled.
 func (p *pool) work(ctx context.Context) {
+	var buffers runBuffers // this worker's, handed from run to run
 	for {
 		i := p.next.Add(1) - 1
 		if i >= int64(p.n) || i > p.firstFailed.Load() || ctx.Err() != nil {
 			return
 		}
-		r, err := Run(ctx, p.spec(int(i)))
+		spec := p.spec(int(i))
+		if spec.SummaryOnly {
+			spec.buffers = &buffers
+		}
+		r, err := Run(ctx, spec)
 		if err != nil {
 			p.failed(i, err)
 			continue

@@ -8,8 +8,6 @@ type fifo struct {
 	n    int
 }
 
-func newFIFO(capacity int) fifo { return fifo{buf: make([]request, capacity)} }
-
 func (q *fifo) len() int { return q.n }
 
 func (q *fifo) push(r request) {

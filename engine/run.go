@@ -20,7 +20,55 @@ type RunSpec struct {
 	// studies of thousands of runs.
 	SummaryOnly bool
 
-	tables *tokenTables
+	tables  *tokenTables
+	buffers *runBuffers // given back after a summary-only run, for the next
+}
+
+// runBuffers are a run's large buffers — the cohort's latencies and the FIFO
+// servers' queues — that a worker of an experiment hands from one run to
+// the next: a run kept as a summary holds none of them once summarised, so
+// an experiment of thousands of runs allocates them once per worker instead
+// of once per run (which spares the collector, and a shard process the
+// fresh pages of a growing heap). Their contents never carry over: the
+// latencies are appended from empty, and a queue slot is written before it
+// is read.
+type runBuffers struct {
+	lat    []float64
+	queues [][]request
+}
+
+// latencies is an empty latency buffer of capacity at least n.
+func (b *runBuffers) latencies(n int) []float64 {
+	if b == nil || cap(b.lat) < n {
+		return make([]float64, 0, n)
+	}
+	return b.lat[:0]
+}
+
+// queue is a queue buffer of exactly capacity requests.
+func (b *runBuffers) queue(capacity int) []request {
+	if b != nil {
+		for i, q := range b.queues {
+			if len(q) == capacity {
+				b.queues[i] = b.queues[len(b.queues)-1]
+				b.queues = b.queues[:len(b.queues)-1]
+				return q
+			}
+		}
+	}
+	return make([]request, capacity)
+}
+
+// giveBack takes s's buffers back, once its result holds none of them.
+func (b *runBuffers) giveBack(s *Simulator) {
+	if s.cohort != nil {
+		b.lat = s.cohort.lat
+	}
+	for i := range s.replicas {
+		if f := s.replicas[i].fifo; f != nil {
+			b.queues = append(b.queues, f.queue.buf)
+		}
+	}
 }
 
 // RunSummary is what one run measured, without its per-request data:
@@ -90,7 +138,7 @@ func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	}
 	sim, err := NewSimulator(spec.Scenario, spec.Policy, SimOptions{
 		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision, tables: spec.tables,
-		unwatched: spec.SampleEvery == 0,
+		unwatched: spec.SampleEvery == 0, buffers: spec.buffers,
 	})
 	if err != nil {
 		return nil, err
@@ -98,7 +146,11 @@ func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	if err := sim.runUntil(ctx, ceilStep(proto.Horizon())); err != nil {
 		return nil, err
 	}
-	return sim.result(spec), nil
+	res := sim.result(spec)
+	if spec.buffers != nil && spec.SummaryOnly {
+		spec.buffers.giveBack(sim)
+	}
+	return res, nil
 }
 
 // runUntil advances to the end step, checking ctx every simulated second.

@@ -86,7 +86,8 @@ type fifoServer struct {
 	out     [1]completion
 }
 
-func newFIFOServer(queueCap int) *fifoServer { return &fifoServer{queue: newFIFO(queueCap)} }
+// newFIFOServer is a server whose waiting queue holds len(buf) requests.
+func newFIFOServer(buf []request) *fifoServer { return &fifoServer{queue: fifo{buf: buf}} }
 
 func (f *fifoServer) admit(req request, now int64, k float64) { f.put(&req, now, k) }
 

@@ -139,6 +139,7 @@ type SimOptions struct {
 	// them (no timeline, and its simulator is its own), which saves
 	// allocation on every completion of experiments of many runs.
 	unwatched bool
+	buffers   *runBuffers // reused buffers (see runBuffers); nil: allocate
 }
 
 // NewSimulator validates the scenario and returns a simulator at time zero.
@@ -172,14 +173,14 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	if scn.Serving != nil {
 		s.serving = newServingRun(&s.scn, opt.Seed, opt.Measure)
 	}
-	s.initReplicas()
+	s.initReplicas(opt.buffers)
 	for _, e := range scn.sortedEvents() {
 		if e.Kind.affectsReplica() {
 			s.events = append(s.events, e)
 		}
 	}
 	if opt.Measure != nil {
-		s.cohort = newCohort(*opt.Measure, scn.Replicas(), expectedCohort(&scn, *opt.Measure))
+		s.cohort = newCohort(*opt.Measure, scn.Replicas(), opt.buffers.latencies(expectedCohort(&scn, *opt.Measure)))
 		if scn.Serving != nil {
 			s.cohort.srv = newServingTally(scn.Serving.SLO, expectedCohort(&scn, *opt.Measure))
 		}
@@ -194,7 +195,7 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	return s, s.err
 }
 
-func (s *Simulator) initReplicas() {
+func (s *Simulator) initReplicas(buffers *runBuffers) {
 	n := s.scn.Replicas()
 	s.replicas = make([]replicaState, n)
 	for i := range s.replicas {
@@ -207,7 +208,7 @@ func (s *Simulator) initReplicas() {
 			s.replicas[i].srv = b
 			s.serving.batch = append(s.serving.batch, b)
 		} else {
-			f := newFIFOServer(s.scn.QueueCap)
+			f := newFIFOServer(buffers.queue(s.scn.QueueCap))
 			s.replicas[i].srv, s.replicas[i].fifo = f, f
 		}
 		s.replicas[i].sync()

@@ -81,6 +81,9 @@ func browserOptions(exe, profile, resolverRules string) []chromedp.ExecAllocator
 		chromedp.Flag("disable-extensions", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("host-resolver-rules", resolverRules),
+		// Chromium's start on a busy machine can outlast chromedp's 20 s
+		// default; the caller's context still bounds the whole export.
+		chromedp.WSURLReadTimeout(time.Minute),
 	}
 }
 
