@@ -482,16 +482,23 @@ func PowerOfTwo() PolicySpec {
 
 type powerOfTwo struct{ rng *Rand }
 
+// twoDistinct draws two distinct indices below n (n >= 2), uniformly, with
+// two draws: the second among the n − 1 others.
+func twoDistinct(rng *Rand, n int) (i, j int) {
+	i = rng.Intn(n)
+	j = rng.Intn(n - 1)
+	if j >= i {
+		j++
+	}
+	return i, j
+}
+
 func (p *powerOfTwo) Pick(v *View) (int, error) {
 	n := len(v.Eligible)
 	if n == 1 {
 		return v.Eligible[0].ID, nil
 	}
-	i := p.rng.Intn(n)
-	j := p.rng.Intn(n - 1)
-	if j >= i {
-		j++
-	}
+	i, j := twoDistinct(p.rng, n)
 	a, b := &v.Eligible[i], &v.Eligible[j]
 	if b.Outstanding < a.Outstanding || (b.Outstanding == a.Outstanding && b.ID < a.ID) {
 		a = b

@@ -258,11 +258,7 @@ func twoChoices(rng *Rand, cands []Replica) Replica {
 	if n == 1 {
 		return cands[0]
 	}
-	i := rng.Intn(n)
-	j := rng.Intn(n - 1)
-	if j >= i {
-		j++
-	}
+	i, j := twoDistinct(rng, n)
 	if cands[j].Outstanding < cands[i].Outstanding {
 		return cands[j]
 	}
@@ -566,11 +562,7 @@ func (p *peakEWMA) Pick(v *View) (int, error) {
 	if n == 1 {
 		return v.Eligible[0].ID, nil
 	}
-	i := p.rng.Intn(n)
-	j := p.rng.Intn(n - 1)
-	if j >= i {
-		j++
-	}
+	i, j := twoDistinct(p.rng, n)
 	a, b := v.Eligible[i], v.Eligible[j]
 	if p.load(b) < p.load(a) {
 		return b.ID, nil
