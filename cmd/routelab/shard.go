@@ -152,7 +152,8 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 // every development shard of this study, made by this build (version).
 // Only their heads are read: a few numbers per development run.
 func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, version string) (float64, error) {
-	shards, err := readShardsWith(patterns, readFileHead, newHeadReader(cfg).read)
+	heads := newHeadReader(cfg)
+	shards, err := readShardsWith(patterns, heads.load, heads.read)
 	if err != nil {
 		return 0, fmt.Errorf("--development: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Benchmarks of sharding, on the real binary (docs/performance.md has the
@@ -199,5 +201,35 @@ func BenchmarkShardPeakRSS(b *testing.B) {
 				b.ReportMetric(float64(st.Size())/1e6, "MB-file")
 			}
 		})
+	}
+}
+
+// What a validation shard of the worked example (docs/scaling.md: 100
+// seeds, 30 shards a round) spends reading the 30 development shards'
+// heads and selecting the weight, in-process.
+func BenchmarkSelectFromDevelopmentHeads(b *testing.B) {
+	study := filepath.Join("..", "..", "examples", "study-100-seeds.json")
+	dir := b.TempDir()
+	for i := 1; i <= 30; i++ {
+		var stderr strings.Builder
+		if code := run(context.Background(), []string{"study", study, "--shard", fmt.Sprintf("%d/30", i), "--out", dir + "/"}, strings.NewReader(""), io.Discard, &stderr); code != 0 {
+			b.Fatalf("development shard %d: exit %d: %s", i, code, stderr.String())
+		}
+	}
+	data, err := os.ReadFile(study)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := engine.ParseStudy(data, study)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := studyExperiment(sc, &policySet{})
+	patterns := []string{filepath.Join(dir, "study-development-*-of-30.json")}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := selectedBy(patterns, cfg, sc, buildVersion()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -402,33 +402,44 @@ func readShardFile(data []byte) (*shardFile, error) {
 // runs' records), checked as readShardFile checks it, its runs left out:
 // what a study's second round needs. A file laid out otherwise than encode
 // writes it is read whole.
-func readShardHead(data []byte) (*shardFile, error) { return headReader{}.read(data) }
+func readShardHead(data []byte) (*shardFile, error) { return new(headReader).read(data) }
 
 // headReader reads development shards' heads, as readShardHead. Every
 // validation shard reads every development shard's head, and the heads of
 // one study are alike but for their shard and attainments. Knowing the
 // study's configuration as a head holds it (config, the bytes encode
 // writes, and cfg, what decoding them gives), a head whose configuration
-// is those bytes gets cfg without decoding them again.
+// is those bytes gets cfg without decoding them again. It reads every
+// file's head into one buffer (load): nothing read keeps a reference to
+// it, so reading 30 heads touches no fresh memory after the first.
 type headReader struct {
 	config []byte
 	cfg    experimentConfig
+	buf    []byte
 }
 
-// newHeadReader is a headReader that knows cfg.
-func newHeadReader(cfg experimentConfig) headReader {
+// newHeadReader is a headReader that knows cfg; one that does not when
+// cfg's bytes hold a "config" key (see decodeRest).
+func newHeadReader(cfg experimentConfig) *headReader {
 	config, err := json.MarshalIndent(&cfg, "  ", "  ") // as nested in encode's head
-	if err != nil {
-		return headReader{}
+	if err != nil || bytes.Contains(bytes.ToLower(config), []byte(`"config"`)) {
+		return new(headReader)
 	}
 	f, err := decodeShardFile(fmt.Appendf(nil, `{"format":%q,"format_version":%d,"config":%s}`, shardFormat, shardFormatVersion, config))
 	if err != nil {
-		return headReader{}
+		return new(headReader)
 	}
-	return headReader{config: config, cfg: f.Config}
+	return &headReader{config: config, cfg: f.Config}
 }
 
-func (r headReader) read(data []byte) (*shardFile, error) {
+// load reads the head of the file name, into r's buffer.
+func (r *headReader) load(name string) ([]byte, error) {
+	var err error
+	r.buf, err = readFileHead(name, r.buf[:0])
+	return r.buf, err
+}
+
+func (r *headReader) read(data []byte) (*shardFile, error) {
 	i := bytes.Index(data, []byte(runsKey))
 	if i < 0 {
 		return readShardFile(data)
@@ -459,7 +470,7 @@ const attainmentKey = ",\n  \"development_attainment\": ["
 // the rest must close as one object), each element a JSON number or null,
 // a later key winning as it would — so anything else (an error included)
 // takes the whole decode.
-func (r headReader) decodeHead(head []byte) (*shardFile, error) {
+func (r *headReader) decodeHead(head []byte) (*shardFile, error) {
 	whole := func() (*shardFile, error) {
 		return decodeShardFile(append(head, runsKey+"]\n}\n"...))
 	}
@@ -480,31 +491,47 @@ func (r headReader) decodeHead(head []byte) (*shardFile, error) {
 }
 
 // decodeRest decodes a head without its attainments. When r knows the
-// configuration, the head's is kept raw and, if it is r's bytes, r's
-// decoded configuration stands for it: decoding the same bytes into an
-// empty configuration gives the same. That needs the head's "config" key
-// to be the only one encoding/json matches to it (case-insensitively and
-// after unescaping; no letter of "config" has a non-ASCII fold, only k
-// and s do): so a head with a backslash, or with "config" twice in any
-// case, is decoded whole.
-func (r headReader) decodeRest(rest []byte) (*shardFile, error) {
-	if r.config == nil || bytes.IndexByte(rest, '\\') >= 0 ||
-		bytes.Count(bytes.ToLower(rest), []byte(`"config"`)) != 1 {
+// configuration, the head's is, if it is r's bytes, cut out before
+// decoding and r's decoded configuration stands for it: decoding the same
+// bytes into an empty configuration gives the same, and the configuration
+// is most of what is left (the study's seeds, one to a line). That needs
+// the head's "config" key to be the only one encoding/json matches to it
+// (case-insensitively and after unescaping; no letter of "config" has a
+// non-ASCII fold, only k and s do): so a head with a backslash, or with
+// "config" twice in any case, is decoded whole. r's configuration holds no
+// such key (newHeadReader), so the head has it twice exactly when what is
+// left once it is cut out does. What is left decodes exactly when the
+// head does (the configuration is one whole JSON value, and "null" is
+// another); when it does not, the head is decoded whole, for its error.
+func (r *headReader) decodeRest(rest []byte) (*shardFile, error) {
+	member := r.member()
+	i := bytes.Index(rest, member)
+	if member == nil || i < 0 || bytes.IndexByte(rest, '\\') >= 0 {
+		return decodeShardFile(rest)
+	}
+	left := slices.Concat(rest[:i], []byte(`"config": null`), rest[i+len(member):])
+	if bytes.Count(bytes.ToLower(left), []byte(`"config"`)) != 1 {
 		return decodeShardFile(rest)
 	}
 	var raw struct {
 		shardFile
 		Config json.RawMessage `json:"config"`
 	}
-	if err := decodeStrict(rest, &raw, &raw.shardFile); err != nil {
-		return nil, err
-	}
-	if !bytes.Equal(raw.Config, r.config) {
+	if err := decodeStrict(left, &raw, &raw.shardFile); err != nil || string(raw.Config) != "null" {
 		return decodeShardFile(rest)
 	}
 	f := raw.shardFile
 	f.Config = r.cfg
 	return &f, nil
+}
+
+// member is the configuration's member of a head as encode writes it, nil
+// when r does not know the configuration.
+func (r *headReader) member() []byte {
+	if r.config == nil {
+		return nil
+	}
+	return slices.Concat([]byte(`"config": `), r.config)
 }
 
 // parseNumbers reads the elements of a JSON array of numbers and nulls
@@ -583,16 +610,15 @@ func isJSONNumber(b []byte) bool {
 // readFileHead reads a shard file up to the start of its runs' records,
 // or whole when they do not start as encode writes them: what
 // readShardHead reads, without reading (and collecting) every record of
-// every development shard in each validation shard. It reads into one
-// buffer, a chunk at a time.
-func readFileHead(name string) ([]byte, error) {
+// every development shard in each validation shard. It appends to data, a
+// chunk at a time.
+func readFileHead(name string, data []byte) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	const chunk = 16 << 10
-	data := make([]byte, 0, 2*chunk)
 	for {
 		if cap(data)-len(data) < chunk {
 			data = slices.Grow(data, chunk)

@@ -167,7 +167,7 @@ func FuzzReadShardFile(f *testing.F) {
 			t.Fatalf("readShardHead accepted a %q shard", head.Phase)
 		}
 		if i := bytes.Index(data, []byte(runsKey)); i >= 0 {
-			agreesWithWholeDecode(t, headReader{}, data[:i:i])
+			agreesWithWholeDecode(t, new(headReader), data[:i:i])
 			if whole, err := decodeShardFile(append(data[:i:i], runsKey+"]\n}\n"...)); err == nil {
 				agreesWithWholeDecode(t, newHeadReader(whole.Config), data[:i:i])
 			}
@@ -287,13 +287,18 @@ func TestHeadReaderAgreesWithWholeDecode(t *testing.T) {
 		strings.Replace(head, config, `"config": `+strings.Replace(string(known.config), `"tiny"`, `"tiny\u0026"`, 1), 1),
 		strings.Replace(head, config, `"config": `+strings.Replace(string(known.config), `"tiny"`, `"config"`, 1), 1),
 		strings.Replace(head, `"format": "routelab-shard"`, `"format": "routelab-shard", "unknown": 1`, 1),
+		strings.Replace(head, config, config+"}", 1),
+		strings.Replace(head, config, config+" 1", 1),
+		strings.Replace(head, config, config+nl+`"x": `+string(known.config), 1),
+		strings.Replace(head, config, `"config": [`+string(known.config)+"]", 1),
+		strings.Replace(head, config, `"x": [`+config+"]", 1),
 	)
 	for i, h := range heads[1:] {
 		if h == head {
 			t.Fatalf("edit %d left the head as it was", i)
 		}
 	}
-	for _, r := range []headReader{{}, known, newHeadReader(other)} {
+	for _, r := range []*headReader{new(headReader), known, newHeadReader(other)} {
 		for _, h := range heads {
 			agreesWithWholeDecode(t, r, []byte(h))
 		}
@@ -302,7 +307,7 @@ func TestHeadReaderAgreesWithWholeDecode(t *testing.T) {
 
 // agreesWithWholeDecode checks r.decodeHead against decoding the whole
 // head.
-func agreesWithWholeDecode(t *testing.T, r headReader, head []byte) {
+func agreesWithWholeDecode(t *testing.T, r *headReader, head []byte) {
 	t.Helper()
 	want, werr := decodeShardFile(append(slices.Clip(head), runsKey+"]\n}\n"...))
 	got, gerr := r.decodeHead(slices.Clip(head))
@@ -330,7 +335,7 @@ func TestReadFileHead(t *testing.T) {
 			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got, err := readFileHead(path)
+			got, err := readFileHead(path, nil)
 			switch {
 			case err != nil:
 				t.Fatal(err)
