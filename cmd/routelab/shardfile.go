@@ -345,30 +345,28 @@ func (f *shardFile) encode() ([]byte, error) {
 	if err != nil || !bytes.HasSuffix(data, []byte(tail)) {
 		return nil, fmt.Errorf("encoding the shard file: %v", err)
 	}
-	b := bytes.NewBuffer(data[:len(data)-len(tail)])
+	b := data[:len(data)-len(tail)]
 	if f.Attainment != nil {
-		att, err := json.Marshal(f.Attainment)
-		if err != nil {
+		b = append(b, ",\n  \"development_attainment\": "...)
+		var ok bool
+		if b, ok = appendNumbers(b, f.Attainment); !ok {
+			_, err := json.Marshal(f.Attainment)
 			return nil, fmt.Errorf("encoding the attainments: %v", err)
 		}
-		b.WriteString(",\n  \"development_attainment\": ")
-		b.Write(att)
 	}
-	b.WriteString(",")
-	b.WriteString(runsKey)
+	b = append(b, ","+runsKey...)
 	for i := range f.Records {
-		rec, err := json.Marshal(&f.Records[i])
-		if err != nil {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    "...)
+		var ok bool
+		if b, ok = f.Records[i].appendJSON(b); !ok {
+			_, err := json.Marshal(&f.Records[i])
 			return nil, fmt.Errorf("encoding run %d: %v", f.Records[i].Run, err)
 		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n    ")
-		b.Write(rec)
 	}
-	b.WriteString("\n  ]\n}\n")
-	return b.Bytes(), nil
+	return append(b, "\n  ]\n}\n"...), nil
 }
 
 // summaries are the shard's runs' summaries, in the shard's order.
