@@ -272,6 +272,9 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 	build := strings.Join(runs, "\n")
+	// The benchmarks of sharding run imageBinary: built as the image's is.
+	flags := strings.Replace(strings.Join(imageBinary.Flags, " "), "-ldflags=-s -w", `-ldflags="-s -w"`, 1)
+	imageBuild := strings.Join(imageBinary.Env, " ") + " go build " + flags + " -o /out/routelab ./cmd/routelab"
 	switch {
 	case len(from) != 2 || !strings.HasPrefix(from[0], "golang:1.26") || !strings.HasSuffix(from[0], " AS build"):
 		t.Errorf("stages %q: want a golang:1.26 build stage and one image stage", from)
@@ -279,6 +282,8 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("the image stage is %q, not a static base", from[1])
 	case !strings.Contains(build, "CGO_ENABLED=0 go build") || !strings.Contains(build, "./cmd/routelab"):
 		t.Errorf("the build stage does not build ./cmd/routelab with CGO_ENABLED=0: %q", build)
+	case !strings.Contains(build, imageBuild):
+		t.Errorf("the build stage does not run %q, as imageBinary builds: %q", imageBuild, build)
 	case copied != "--from=build /out/routelab /usr/local/bin/routelab":
 		t.Errorf("the image copies %q, not the binary alone", copied)
 	case entry != `["/usr/local/bin/routelab"]`:

@@ -28,6 +28,15 @@ var jupyterDir = filepath.Join("..", "..", "kernel", "testdata", "jupyter")
 // binary that outlives `go test`'s.
 var routelab = &jupytertest.Binary{Package: ".", Name: "routelab"}
 
+// imageBinary is routelab built as deploy/Dockerfile builds the image's
+// binary (TestDockerfile checks the two agree): what a cluster's shards
+// run.
+var imageBinary = &jupytertest.Binary{
+	Package: ".", Name: "routelab-image",
+	Env:   []string{"CGO_ENABLED=0"},
+	Flags: []string{"-trimpath", "-buildvcs=false", "-ldflags=-s -w"},
+}
+
 func TestMain(m *testing.M) {
 	// Commands run in process (`run`) start their session workers from this
 	// test binary, as the routelab binary starts them from itself.
@@ -36,6 +45,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	routelab.Remove()
+	imageBinary.Remove()
 	os.Exit(code)
 }
 

@@ -21,7 +21,7 @@ import (
 // merge of 100 shards, and a shard's peak memory. They report; they assert
 // nothing about time.
 //
-//	go test -run '^$' -bench 'Shard|Merge' -benchtime 1x -count 3 ./cmd/routelab/
+//	go test -run '^$' -bench 'Shard|Merge' -benchtime 1x -count 5 ./cmd/routelab/
 
 // process is what running the binary cost.
 type process struct {
@@ -32,14 +32,8 @@ type process struct {
 
 func runProcess(b *testing.B, exe string, args ...string) process {
 	b.Helper()
-	return runProcessEnv(b, exe, nil, args...)
-}
-
-// runProcessEnv runs the binary with env added to the test's environment.
-func runProcessEnv(b *testing.B, exe string, env []string, args ...string) process {
-	b.Helper()
 	c := exec.Command(exe, args...)
-	c.Env = append(cleanEnv(), env...)
+	c.Env = cleanEnv()
 	var stderr strings.Builder
 	c.Stdout, c.Stderr = io.Discard, &stderr
 	start := time.Now()
@@ -54,15 +48,14 @@ func runProcessEnv(b *testing.B, exe string, env []string, args ...string) proce
 }
 
 // shardRounds runs an experiment in n shard processes, both rounds for a
-// study, with env added to their environment, and returns their total CPU
-// and the shard files.
-func shardRounds(b *testing.B, exe, dir string, env, args []string, n int) (time.Duration, []string) {
+// study, and returns their total CPU and the shard files.
+func shardRounds(b *testing.B, exe, dir string, args []string, n int) (time.Duration, []string) {
 	var cpu time.Duration
 	var files []string
 	round := func(prefix string, extra ...string) {
 		for i := 1; i <= n; i++ {
 			file := filepath.Join(dir, fmt.Sprintf("%s-%d.json", prefix, i))
-			cpu += runProcessEnv(b, exe, env, append(slices.Clip(args), append(extra, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", file)...)...).cpu
+			cpu += runProcess(b, exe, append(slices.Clip(args), append(extra, "--shard", fmt.Sprintf("%d/%d", i, n), "--out", file)...)...).cpu
 			files = append(files, file)
 		}
 	}
@@ -76,13 +69,15 @@ func shardRounds(b *testing.B, exe, dir string, env, args []string, n int) (time
 }
 
 // The CPU of an experiment split into n shard processes against the same
-// experiment in one process. "%-overhead" is as shipped: the unsharded
-// process with Go's default collector, the shards with theirs
-// (collectLess). "%-overhead-same-gc" runs both with the same collector
-// (GOGC=off, GOMEMLIMIT=128MiB in the environment), leaving what the split
-// itself costs: each process's start, reading its configuration, writing
-// its file and, for a study's second round, reading the first round's
-// heads.
+// experiment in one process, both run by the binary the image holds
+// (imageBinary, static), the shards with the collector they ship with
+// (collectLess). What the split costs is each process's start, reading
+// its configuration, writing its file and, for a study's second round,
+// reading the first round's heads. The machine's speed drifts by more
+// than that between runs seconds apart, so each iteration runs two pairs
+// in opposite orders (unsharded then shards, shards then unsharded) and
+// "%-overhead" compares their totals: a drift through the iteration
+// weighs on both sides alike. Take the median over -count.
 func BenchmarkShardCPU(b *testing.B) {
 	study := filepath.Join("..", "..", "examples", "study.json")
 	study100 := filepath.Join("..", "..", "examples", "study-100-seeds.json")
@@ -98,24 +93,24 @@ func BenchmarkShardCPU(b *testing.B) {
 		{"study-100-seeds/30-shards", []string{"study", study100}, 30},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			exe := routelab.Path(b)
-			sameGC := []string{"GOGC=off", "GOMEMLIMIT=128MiB"}
-			overhead := func(shards, whole time.Duration) float64 {
-				return 100 * (shards.Seconds() - whole.Seconds()) / whole.Seconds()
-			}
+			exe := imageBinary.Path(b)
 			for range b.N {
-				whole := runProcess(b, exe, c.args...)
-				dir := b.TempDir()
-				sharded, files := shardRounds(b, exe, dir, nil, c.args, c.n)
+				var whole, sharded time.Duration
+				var files []string
+				shards := func() {
+					cpu, f := shardRounds(b, exe, b.TempDir(), c.args, c.n)
+					sharded, files = sharded+cpu, f
+				}
+				unsharded := func() { whole += runProcess(b, exe, c.args...).cpu }
+				unsharded()
+				shards()
+				shards()
+				unsharded()
 				merge := runProcess(b, exe, append([]string{"merge", "--json"}, files...)...)
-				wholeSame := runProcessEnv(b, exe, sameGC, c.args...)
-				shardedSame, _ := shardRounds(b, exe, b.TempDir(), sameGC, c.args, c.n)
-				b.ReportMetric(whole.cpu.Seconds(), "cpu-s-unsharded")
-				b.ReportMetric(sharded.Seconds(), "cpu-s-shards")
-				b.ReportMetric(overhead(sharded, whole.cpu), "%-overhead")
-				b.ReportMetric(overhead(shardedSame, wholeSame.cpu), "%-overhead-same-gc")
+				b.ReportMetric(whole.Seconds()/2, "cpu-s-unsharded")
+				b.ReportMetric(sharded.Seconds()/2, "cpu-s-shards")
+				b.ReportMetric(100*(sharded.Seconds()-whole.Seconds())/whole.Seconds(), "%-overhead")
 				b.ReportMetric(merge.cpu.Seconds(), "cpu-s-merge")
-				os.RemoveAll(dir)
 			}
 		})
 	}
@@ -163,7 +158,7 @@ func BenchmarkMerge100Shards(b *testing.B) {
 		}
 	})
 	b.Run("process", func(b *testing.B) {
-		exe := routelab.Path(b)
+		exe := imageBinary.Path(b)
 		for range b.N {
 			p := runProcess(b, exe, append([]string{"merge", "--json"}, files...)...)
 			b.ReportMetric(p.wall.Seconds(), "wall-s")
@@ -188,7 +183,7 @@ func BenchmarkShardPeakRSS(b *testing.B) {
 		{"study-100-seeds-development", []string{"study", filepath.Join("..", "..", "examples", "study-100-seeds.json")}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			exe := routelab.Path(b)
+			exe := imageBinary.Path(b)
 			for range b.N {
 				out := filepath.Join(b.TempDir(), "shard.json")
 				p := runProcess(b, exe, append(slices.Clip(c.args), "--shard", "1/1", "--out", out)...)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -138,7 +139,9 @@ func Kernelspecs(t testing.TB, env []string) map[string]any {
 // Binary is a Go program built once per test binary, into a directory that
 // outlives `go test`'s own (kernelspecs point at it); Remove deletes it.
 type Binary struct {
-	Package, Name string // what `go build` builds, and the file's name
+	Package, Name string   // what `go build` builds, and the file's name
+	Env           []string // added to go build's environment
+	Flags         []string // go build's flags, before -o
 
 	once sync.Once
 	dir  string
@@ -159,7 +162,9 @@ func (b *Binary) Path(t testing.TB) string {
 			return
 		}
 		b.path = filepath.Join(b.dir, b.Name)
-		if out, err := exec.Command(goTool, "build", "-o", b.path, b.Package).CombinedOutput(); err != nil {
+		build := exec.Command(goTool, slices.Concat([]string{"build"}, b.Flags, []string{"-o", b.path, b.Package})...)
+		build.Env = append(os.Environ(), b.Env...)
+		if out, err := build.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %v\n%s", b.Package, err, out)
 		}
 	})
