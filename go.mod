@@ -31,3 +31,5 @@ require (
 )
 
 replace github.com/traefik/yaegi => ./third_party/yaegi
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
