@@ -286,4 +286,20 @@ func TestSummaryRunsReuseTheirBuffers(t *testing.T) {
 			}
 		}
 	}
+	// The Simulator and its replicas' arrays are among what is handed on.
+	var b runBuffers
+	spec := RunSpec{Scenario: scn, Policy: e.Policies[0], Seed: 1, Protocol: proto, SummaryOnly: true, buffers: &b}
+	if _, err := Run(context.Background(), spec); err != nil {
+		t.Fatal(err)
+	}
+	last, replicas := b.sim, b.replicas
+	next, err := NewSimulator(scn, e.Policies[1], SimOptions{Seed: 2, Measure: &proto, buffers: &b})
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case last == nil || next != last || &next.replicas[0] != &replicas[0]:
+		t.Error("the next run did not reuse the last summary-only run's Simulator and replica states")
+	case b.sim != nil || b.replicas != nil || b.view != nil || b.eligible != nil:
+		t.Error("the buffers still hold what the next run took")
+	}
 }

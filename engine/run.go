@@ -24,17 +24,22 @@ type RunSpec struct {
 	buffers *runBuffers // given back after a summary-only run, for the next
 }
 
-// runBuffers are a run's large buffers — the cohort's latencies and the FIFO
-// servers' queues — that a worker of an experiment hands from one run to
-// the next: a run kept as a summary holds none of them once summarised, so
-// an experiment of thousands of runs allocates them once per worker instead
-// of once per run (which spares the collector, and a shard process the
-// fresh pages of a growing heap). Their contents never carry over: the
-// latencies are appended from empty, and a queue slot is written before it
-// is read.
+// runBuffers are what a worker of an experiment hands from one run to the
+// next — the cohort's latencies, the FIFO servers' queues, the Simulator
+// itself and its per-replica arrays: a run kept as a summary holds none of
+// them once summarised, so an experiment of thousands of runs allocates
+// them once per worker instead of once per run (which spares the
+// collector, and a shard process the fresh pages of a growing heap). Their
+// contents never carry over: the latencies are appended from empty, a
+// queue slot is written before it is read, the Simulator is zeroed and
+// every replica's state assigned whole.
 type runBuffers struct {
-	lat    []float64
-	queues [][]request
+	lat      []float64
+	queues   [][]request
+	sim      *Simulator
+	replicas []replicaState
+	view     []Replica
+	eligible []Replica
 }
 
 // latencies is an empty latency buffer of capacity at least n.
@@ -59,6 +64,30 @@ func (b *runBuffers) queue(capacity int) []request {
 	return make([]request, capacity)
 }
 
+// simulator is a zero Simulator.
+func (b *runBuffers) simulator() *Simulator {
+	if b == nil || b.sim == nil {
+		return new(Simulator)
+	}
+	s := b.sim
+	b.sim = nil
+	*s = Simulator{}
+	return s
+}
+
+// replicaArrays are n replica states, whose every element the caller
+// assigns, an n-element view of zero Replicas and an empty eligible list
+// of capacity n.
+func (b *runBuffers) replicaArrays(n int) (replicas []replicaState, view, eligible []Replica) {
+	if b == nil || cap(b.replicas) < n || cap(b.view) < n || cap(b.eligible) < n {
+		return make([]replicaState, n), make([]Replica, n), make([]Replica, 0, n)
+	}
+	replicas, view, eligible = b.replicas[:n], b.view[:n], b.eligible[:0]
+	clear(view)
+	b.replicas, b.view, b.eligible = nil, nil, nil
+	return replicas, view, eligible
+}
+
 // giveBack takes s's buffers back, once its result holds none of them.
 func (b *runBuffers) giveBack(s *Simulator) {
 	if s.cohort != nil {
@@ -69,6 +98,7 @@ func (b *runBuffers) giveBack(s *Simulator) {
 			b.queues = append(b.queues, f.queue.buf)
 		}
 	}
+	b.sim, b.replicas, b.view, b.eligible = s, s.replicas, s.view.Replicas, s.eligible
 }
 
 // RunSummary is what one run measured, without its per-request data:

@@ -160,7 +160,8 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	if policy.New == nil {
 		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
-	s := &Simulator{scn: scn, policyName: policy.Name, onDecision: opt.OnDecision, unwatched: opt.unwatched}
+	s := opt.buffers.simulator()
+	s.scn, s.policyName, s.onDecision, s.unwatched = scn, policy.Name, opt.OnDecision, opt.unwatched
 	s.seed, s.proto = opt.Seed, opt.Measure
 	s.oracle.visit = s.oracle.add
 	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now, WorkLeft: s.workLeft}
@@ -197,7 +198,7 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 
 func (s *Simulator) initReplicas(buffers *runBuffers) {
 	n := s.scn.Replicas()
-	s.replicas = make([]replicaState, n)
+	s.replicas, s.view.Replicas, s.eligible = buffers.replicaArrays(n)
 	for i := range s.replicas {
 		s.replicas[i] = replicaState{
 			id: i + 1, base: s.scn.Speeds[i], factor: 1, healthy: true, due: math.MaxInt64,
@@ -213,8 +214,6 @@ func (s *Simulator) initReplicas(buffers *runBuffers) {
 		}
 		s.replicas[i].sync()
 	}
-	s.view.Replicas = make([]Replica, n)
-	s.eligible = make([]Replica, 0, n)
 }
 
 // expectedCohort sizes the latency buffer so a run does not grow it.
