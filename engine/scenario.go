@@ -138,8 +138,11 @@ type scenarioDef struct {
 	serving     func(*Scenario)
 }
 
-func builtinScenarios() []scenarioDef {
-	return append([]scenarioDef{
+func builtinScenarios() []scenarioDef { return append(specScenarios(), servingScenarios()...) }
+
+// specScenarios are the specification's four scenarios.
+func specScenarios() []scenarioDef {
+	return []scenarioDef{
 		{name: "steady", about: "constant traffic, no events"},
 		{name: "burst", about: "traffic ×2 from 6 s to 9 s", events: []Event{
 			{At: 6000, Kind: EventScaleRate, Value: 2}, {At: 9000, Kind: EventScaleRate, Value: 1}}},
@@ -147,7 +150,21 @@ func builtinScenarios() []scenarioDef {
 			{At: 5000, Kind: EventSlow, Replica: 1, Value: 5}, {At: 10000, Kind: EventRestore, Replica: 1}}},
 		{name: "failure", about: "replica 2 fails at 6 s and recovers at 10 s", events: []Event{
 			{At: 6000, Kind: EventFail, Replica: 2}, {At: 10000, Kind: EventRecover, Replica: 2}}},
-	}, servingScenarios()...)
+	}
+}
+
+// findScenario is the built-in scenario named name. An experiment's
+// conditions look theirs up many times, most of them the specification's:
+// those are found without building the serving scenarios' definitions.
+func findScenario(name string) (scenarioDef, bool) {
+	for _, defs := range []func() []scenarioDef{specScenarios, servingScenarios} {
+		for _, d := range defs() {
+			if d.name == name {
+				return d, true
+			}
+		}
+	}
+	return scenarioDef{}, false
 }
 
 // ScenarioNames lists the built-in scenarios.
@@ -161,27 +178,21 @@ func ScenarioNames() []string {
 
 // ScenarioAbout describes a built-in scenario in a few words.
 func ScenarioAbout(name string) string {
-	for _, d := range builtinScenarios() {
-		if d.name == name {
-			return d.about
-		}
-	}
-	return ""
+	d, _ := findScenario(name)
+	return d.about
 }
 
 // ScenarioRate is a built-in scenario's usual rate (req/s): DefaultRate for
 // the specification's, a rate near the serving scenarios' capacity for
 // theirs; 0 for an unknown name.
 func ScenarioRate(name string) float64 {
-	for _, d := range builtinScenarios() {
-		if d.name == name {
-			if d.rate > 0 {
-				return d.rate
-			}
-			return DefaultRate
-		}
+	switch d, ok := findScenario(name); {
+	case !ok:
+		return 0
+	case d.rate > 0:
+		return d.rate
 	}
-	return 0
+	return DefaultRate
 }
 
 // BuiltinScenario returns a built-in scenario at the given rate (req/s) and
@@ -191,17 +202,15 @@ func BuiltinScenario(name string, rate float64, h Heterogeneity) (Scenario, erro
 	if err != nil {
 		return Scenario{}, err
 	}
-	for _, d := range builtinScenarios() {
-		if d.name == name {
-			s := NewScenario(name)
-			s.Rate = rate
-			s.Speeds = speeds
-			s.Events = slices.Clone(d.events)
-			if d.serving != nil {
-				d.serving(&s)
-			}
-			return s, s.Validate(DefaultWarmup + DefaultMeasure)
+	if d, ok := findScenario(name); ok {
+		s := NewScenario(name)
+		s.Rate = rate
+		s.Speeds = speeds
+		s.Events = slices.Clone(d.events)
+		if d.serving != nil {
+			d.serving(&s)
 		}
+		return s, s.Validate(DefaultWarmup + DefaultMeasure)
 	}
 	return Scenario{}, fieldErr("scenario", name, "one of "+strings.Join(ScenarioNames(), ", "))
 }
