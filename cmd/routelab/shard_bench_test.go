@@ -82,6 +82,7 @@ func BenchmarkShardCPU(b *testing.B) {
 	study := filepath.Join("..", "..", "examples", "study.json")
 	study100 := filepath.Join("..", "..", "examples", "study-100-seeds.json")
 	compare := []string{"compare", "--scenario", "burst", "--seeds", "2500"} // 10,000 runs
+	study10k := tenThousandRunStudy(b, b.TempDir())
 	for _, c := range []struct {
 		name string
 		args []string
@@ -89,6 +90,8 @@ func BenchmarkShardCPU(b *testing.B) {
 	}{
 		{"compare-10000-runs/4-shards", compare, 4},
 		{"compare-10000-runs/10-shards", compare, 10},
+		{"study-10080-runs/4-shards", []string{"study", study10k}, 4},
+		{"study-10080-runs/10-shards", []string{"study", study10k}, 10},
 		{"study-spec/4-shards", []string{"study", study}, 4},
 		{"study-100-seeds/30-shards", []string{"study", study100}, 30},
 	} {
@@ -121,21 +124,7 @@ func BenchmarkShardCPU(b *testing.B) {
 // reading and checking 200 files, assembling, writing the JSON.
 func BenchmarkMerge100Shards(b *testing.B) {
 	dir := b.TempDir()
-	study := filepath.Join(dir, "study.json")
-	seeds := func(from, n int) string {
-		s := make([]string, n)
-		for i := range s {
-			s[i] = fmt.Sprint(from + i)
-		}
-		return strings.Join(s, ",")
-	}
-	cfg := fmt.Sprintf(`{"name":"ten thousand","rates_rps":[100,175,250],"heterogeneity":["default","high"],
-	  "scenarios":["steady","burst","straggler","failure"],"weights":[0,0.05,0.1,0.2,0.35,0.5],
-	  "development_seeds":[%s],"validation_seeds":[%s],"policies":["round-robin","least-queue","latency-aware","adaptive"],
-	  "protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}}`, seeds(1, 40), seeds(1001, 45))
-	if err := os.WriteFile(study, []byte(cfg), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	study := tenThousandRunStudy(b, dir)
 	var files []string
 	for _, round := range []struct{ prefix, dev string }{{"dev", ""}, {"val", filepath.Join(dir, "dev-*.json")}} {
 		for i := 1; i <= 100; i++ {
@@ -166,6 +155,28 @@ func BenchmarkMerge100Shards(b *testing.B) {
 			b.ReportMetric(p.peakMB, "MB-peak-rss")
 		}
 	})
+}
+
+// tenThousandRunStudy writes a study of 10,080 runs into dir and returns
+// its path: 40 development seeds (5,760 runs) and 45 validation seeds
+// (4,320 runs) over the specification's grid.
+func tenThousandRunStudy(b *testing.B, dir string) string {
+	seeds := func(from, n int) string {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprint(from + i)
+		}
+		return strings.Join(s, ",")
+	}
+	study := filepath.Join(dir, "study.json")
+	cfg := fmt.Sprintf(`{"name":"ten thousand","rates_rps":[100,175,250],"heterogeneity":["default","high"],
+	  "scenarios":["steady","burst","straggler","failure"],"weights":[0,0.05,0.1,0.2,0.35,0.5],
+	  "development_seeds":[%s],"validation_seeds":[%s],"policies":["round-robin","least-queue","latency-aware","adaptive"],
+	  "protocol":{"warmup_ms":3000,"measure_ms":12000,"slo_ms":50}}`, seeds(1, 40), seeds(1001, 45))
+	if err := os.WriteFile(study, []byte(cfg), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return study
 }
 
 // The peak memory of one shard of 10,000 runs (and of the worked example's
