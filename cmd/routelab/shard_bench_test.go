@@ -78,6 +78,9 @@ func shardRounds(b *testing.B, exe, dir string, args []string, n int) (time.Dura
 // in opposite orders (unsharded then shards, shards then unsharded) and
 // "%-overhead" compares their totals: a drift through the iteration
 // weighs on both sides alike. Take the median over -count.
+// "%-start-floor" is the CPU of starting as many extra processes (routelab
+// --help), over the unsharded run's: the part of the overhead no shard
+// code can remove.
 func BenchmarkShardCPU(b *testing.B) {
 	study := filepath.Join("..", "..", "examples", "study.json")
 	study100 := filepath.Join("..", "..", "examples", "study-100-seeds.json")
@@ -110,9 +113,17 @@ func BenchmarkShardCPU(b *testing.B) {
 				shards()
 				unsharded()
 				merge := runProcess(b, exe, append([]string{"merge", "--json"}, files...)...)
+				// The floor: what starting the extra processes costs before a
+				// shard reads, runs or writes anything, as a share of the
+				// unsharded run.
+				var starts time.Duration
+				for range len(files) - 1 {
+					starts += runProcess(b, exe, "--help").cpu
+				}
 				b.ReportMetric(whole.Seconds()/2, "cpu-s-unsharded")
 				b.ReportMetric(sharded.Seconds()/2, "cpu-s-shards")
 				b.ReportMetric(100*(sharded.Seconds()-whole.Seconds())/whole.Seconds(), "%-overhead")
+				b.ReportMetric(100*2*starts.Seconds()/whole.Seconds(), "%-start-floor")
 				b.ReportMetric(merge.cpu.Seconds(), "cpu-s-merge")
 			}
 		})
