@@ -12,8 +12,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func main() {
@@ -53,9 +55,36 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	root.SetFlagErrorFunc(flagValueError)
 	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newMergeCmd(), newPoliciesCmd(), newConsoleCmd(),
 		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd(), newWorkerCmd())
 	return root
+}
+
+// flagValueError says what a flag's type allows when its value does not parse,
+// in the words of the other bad-input errors, instead of strconv's.
+func flagValueError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if !errors.As(err, &bad) {
+		return err
+	}
+	want := map[string]string{
+		"int":          "an integer",
+		"uint64":       "an integer >= 0",
+		"float64":      "a number, such as 2.5",
+		"float64Slice": "comma-separated numbers, such as 50,100,150",
+		"duration":     "a duration, such as 90s or 2m",
+		"bool":         "true or false",
+	}[bad.GetFlag().Value.Type()]
+	if want == "" {
+		return err
+	}
+	if errors.Is(err, strconv.ErrRange) {
+		want = "out of range; want " + want
+	} else {
+		want = "want " + want
+	}
+	return fmt.Errorf("--%s: %q is not allowed (%s)", bad.GetFlag().Name, bad.GetValue(), want)
 }
 
 // interruptible returns a context cancelled by Ctrl-C (SIGINT), so a long

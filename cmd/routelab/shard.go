@@ -51,6 +51,11 @@ func (f *shardFlags) check(cmd *cobra.Command) error {
 	if f.out == "" {
 		return errors.New("--shard needs --out FILE: the shard writes its runs there, for routelab merge")
 	}
+	if st, err := os.Stat(f.out); !strings.HasSuffix(f.out, "/") && (err != nil || !st.IsDir()) { // a file, not outPath's directory
+		if err := checkOutputs([]outFile{{"--out", f.out, nil}}); err != nil {
+			return err
+		}
+	}
 	for _, name := range []string{"json", "csv", "csv-summary", "csv-paired", "baseline", "bootstrap", "html", "svg", "png", "pdf", "table"} { // the unsharded outputs
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
 			return fmt.Errorf("--%s does not go with --shard: a shard writes only its file (--out); routelab merge writes tables, figures and paired statistics (merge --%s)", name, name)

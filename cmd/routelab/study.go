@@ -72,6 +72,12 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err := c.shard.check(cmd); err != nil {
 		return err
 	}
+	if err := checkWorkers(c.workers); err != nil {
+		return err
+	}
+	if err := checkOutputs(append(c.figures.outputs(), outFile{"--table", c.table, nil}), append([]string{file}, c.policies...)...); err != nil { // --policies are files
+		return err
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err

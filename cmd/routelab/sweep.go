@@ -38,6 +38,9 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err := c.shard.check(cmd); err != nil {
 		return err
 	}
+	if err := checkOutputs(c.figures.outputs(), c.inputs()...); err != nil {
+		return err
+	}
 	ctx, stop := interruptible(cmd)
 	defer stop()
 	defer c.scripts.Close()
