@@ -91,6 +91,9 @@ user; --sys-prefix installs into the prefix of a Python environment, --prefix in
 }
 
 func (c *installConfig) run(cmd *cobra.Command) error {
+	if c.name == "" { // the kernel package would take the default name: --uninstall would remove it
+		return fmt.Errorf("--name: %q is not allowed (want a kernelspec name of letters, digits, '.', '_' and '-', such as %s)", c.name, kernel.DefaultKernelName)
+	}
 	opts := kernel.InstallOptions{Name: c.name, DisplayName: c.displayName, Prefix: c.prefix}
 	if c.sysPrefix {
 		p, err := kernel.SysPrefix(c.python)

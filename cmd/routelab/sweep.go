@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
@@ -37,6 +38,14 @@ It takes every flag of compare except --rate; --baseline adds each point's paire
 func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err := c.shard.check(cmd); err != nil {
 		return err
+	}
+	if cmd.Flags().Changed("rate") { // hidden, as each point has its own
+		return fmt.Errorf("--rate does not go with sweep: it visits the rates of --rates (want --rates %g)", c.rate)
+	}
+	for i, r := range c.rates {
+		if slices.Contains(c.rates[:i], r) {
+			return fmt.Errorf("--rates[%d]: %g is not allowed (want distinct rates: it is visited already)", i, r)
+		}
 	}
 	if err := checkOutputs(c.figures.outputs(), c.inputs()...); err != nil {
 		return err
