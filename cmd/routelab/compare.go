@@ -242,7 +242,7 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, c.inputs()...); err != nil {
 		return err
 	}
 	if err := checkOutputs(append(c.figures.outputs(), outFile{"--table", c.table, nil}), c.inputs()...); err != nil {

@@ -31,8 +31,9 @@ func TestOutputFilesCheckedFirst(t *testing.T) {
 	if err := os.WriteFile(nb, []byte(`{"cells":[],"metadata":{},"nbformat":4,"nbformat_minor":5}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	study := writeStudyFile(t)
 	before := map[string][]byte{}
-	for _, f := range append([]string{nb}, shards...) {
+	for _, f := range append([]string{nb, study}, shards...) {
 		before[f], _ = os.ReadFile(f)
 	}
 	missing := filepath.Join(dir, "no-such-dir", "x")
@@ -50,7 +51,9 @@ func TestOutputFilesCheckedFirst(t *testing.T) {
 		{slices.Concat(compare, []string{"--html", page + ".svg"}), "--html " + page + ".svg: .svg is another format's extension (want a .html or .htm file)"},
 		{slices.Concat(compare, []string{"--shard", "1/2", "--out", missing + ".json"}), "--out " + missing + ".json: directory " + filepath.Dir(missing) + " does not exist"},
 		{[]string{"sweep", "--rates", "50", "--pdf", missing + ".pdf"}, "--pdf " + missing + ".pdf: directory"},
-		{[]string{"study", writeStudyFile(t), "--png", missing + ".png"}, "--png " + missing + ".png: directory"},
+		{[]string{"study", study, "--png", missing + ".png"}, "--png " + missing + ".png: directory"},
+		{[]string{"study", study, "--shard", "1/2", "--out", study}, "--out " + study + ": the command reads this file (want another file)"},
+		{[]string{"study", study, "--shard", "1/2", "--development", filepath.Join(dir, "s*.json"), "--out", shards[1]}, "--out " + shards[1] + ": the command reads this file"},
 		{slices.Concat(merge, []string{"--out", shards[0]}), "merge: --out " + shards[0] + ": the command reads this file (want another file)"},
 		{slices.Concat(merge, []string{"--table", shards[1]}), "merge: --table " + shards[1] + ": the command reads this file"},
 		{slices.Concat(merge, []string{"--out", page, "--table", page}), "merge: --table " + page + ": --out writes this file too"},

@@ -69,7 +69,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 			return err
 		}
 	}
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, append([]string{file}, c.policies...)...); err != nil {
 		return err
 	}
 	if err := checkWorkers(c.workers); err != nil {

@@ -36,7 +36,7 @@ It takes every flag of compare except --rate; --baseline adds each point's paire
 }
 
 func (c *sweepConfig) run(cmd *cobra.Command) error {
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, c.inputs()...); err != nil {
 		return err
 	}
 	if cmd.Flags().Changed("rate") { // hidden, as each point has its own
