@@ -60,7 +60,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
   routelab compare --scenario-file session.json   # a session saved by routelab console
   routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go
   routelab compare --scenario burst --seeds 1000 --shard 3/8 --out shard-3.json`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.bind(cmd)

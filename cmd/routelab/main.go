@@ -87,6 +87,26 @@ func flagValueError(_ *cobra.Command, err error) error {
 	return fmt.Errorf("--%s: %q is not allowed (%s)", bad.GetFlag().Name, bad.GetValue(), want)
 }
 
+// wantArgs wraps cobra's argument check so that a wrong count says what
+// the command takes, its usage line, rather than cobra's "accepts 1 arg(s)"
+// or, for a command that takes none, "unknown command".
+func wantArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if check(cmd, args) == nil {
+			return nil
+		}
+		got := "no arguments"
+		switch len(args) {
+		case 0:
+		case 1:
+			got = fmt.Sprintf("1 argument, %q", args[0])
+		default:
+			got = fmt.Sprintf("%d arguments, %q", len(args), args)
+		}
+		return fmt.Errorf("%s: got %s (want %s)", cmd.Name(), got, cmd.UseLine())
+	}
+}
+
 // interruptible returns a context cancelled by Ctrl-C (SIGINT), so a long
 // comparison stops cleanly with an "interrupted" error.
 func interruptible(cmd *cobra.Command) (context.Context, context.CancelFunc) {

@@ -34,7 +34,7 @@ are always written, with every cell run so far. Cells run in the notebook's dire
 under Jupyter, so relative paths resolve alike; --html's page works offline.`,
 		Example: `  routelab run notebooks/01-tour.ipynb -o out.ipynb --html out.html
   routelab run analysis.ipynb --inplace --timeout 2m`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
 	f := cmd.Flags()

@@ -45,7 +45,7 @@ differences from NAME.`,
   routelab study examples/study.json --policies examples/custom-policy/main.go
   routelab study examples/study.json --shard 2/4 --out dev-2.json                           # round 1
   routelab study examples/study.json --shard 2/4 --development 'dev-*.json' --out val-2.json  # round 2`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
 	cmd.Flags().BoolVar(&cfg.json, "json", false, "write the configuration, scores and every run as JSON")

@@ -26,7 +26,7 @@ func newSweepCmd() *cobra.Command {
 It takes every flag of compare except --rate; --baseline adds each point's paired statistics.`,
 		Example: `  routelab sweep --scenario steady --rates 50,100,150,200,250,300
   routelab sweep --scenario straggler --rates 100,175,250 --csv > sweep.csv`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.compareConfig.bind(cmd)
