@@ -32,7 +32,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.As(err, &code) {
 			return int(code)
 		}
-		fmt.Fprintf(stderr, "routelab: %v\n", err)
+		fmt.Fprintf(stderr, "routelab: %v%s\n", err, didYouMean(err))
 		return 1
 	}
 	return 0

@@ -109,6 +109,8 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		{[]string{"install", "--prefix", t.TempDir(), "--name", ""}, `--name: "" is not allowed (want a kernelspec name of letters, digits, '.', '_' and '-', such as routelab)`},
 		{[]string{"study"}, "study: got no arguments (want routelab study FILE.json [flags])"},
 		{[]string{"study", "a.json", "b.json"}, `study: got 2 arguments, ["a.json" "b.json"] (want routelab study FILE.json [flags])`},
+		{[]string{"compare", "--scenario", "stedy"}, `scenario: "stedy" is not allowed (want one of steady, burst, straggler, failure, chat, sessions, long-context, kv-pressure, hot-prefix, herding, prefix-failure); did you mean "steady"?`},
+		{[]string{"compare", "--policies", "least-queue,adaptve"}, `policy: "adaptve" is not allowed (want one of ` + strings.Join(engine.PolicyNames(), ", ") + `, or a policy file FILE.go); did you mean "adaptive"?`},
 		{[]string{"compare", "straggler"}, `compare: got 1 argument, "straggler" (want routelab compare [flags])`},
 		{[]string{"exec"}, "exec: got no arguments (want routelab exec FILE.go"},
 		{[]string{"study", "/nonexistent.json"}, "/nonexistent.json"},
