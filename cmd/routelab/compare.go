@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -146,7 +147,10 @@ func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engin
 		return engine.Experiment{}, err
 	}
 	proto := engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo}
-	if c.scenarioFile != "" && proto.Validate() == nil {
+	if err := proto.Validate(); err != nil {
+		return engine.Experiment{}, c.protocolError(err)
+	}
+	if c.scenarioFile != "" {
 		if err := scn.Validate(proto.Horizon()); err != nil {
 			return engine.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
 		}
@@ -173,6 +177,23 @@ func (c *compareConfig) inputs() []string {
 		}
 	}
 	return in
+}
+
+// protocolError names the flag, and its value in seconds, that made the
+// protocol's field in ms the engine refuses: --warmup -1 is warmup_ms -1000.
+func (c *compareConfig) protocolError(err error) error {
+	var fe *engine.FieldError
+	if errors.As(err, &fe) {
+		switch fe.Field {
+		case "warmup_ms":
+			return fmt.Errorf("--warmup %g (seconds): %w", c.warmup, err)
+		case "measure_ms":
+			return fmt.Errorf("--measure %g (seconds): %w", c.measure, err)
+		case "warmup_ms + measure_ms":
+			return fmt.Errorf("--warmup %g + --measure %g (seconds): %w", c.warmup, c.measure, err)
+		}
+	}
+	return err
 }
 
 // checkWorkers refuses a negative --workers, which would otherwise mean

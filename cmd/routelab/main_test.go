@@ -91,6 +91,8 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		{[]string{"compare", "--seeds", "0"}, "--seeds: 0 is not allowed"},
 		{[]string{"compare", "--heterogeneity", "wild"}, `heterogeneity: "wild" is not allowed (want default or high)`},
 		{[]string{"compare", "--warmup", "20", "--measure", "0"}, "measure_ms: 0 is not allowed"},
+		{[]string{"compare", "--warmup", "-1"}, "--warmup -1 (seconds): warmup_ms: -1000 is not allowed (want a finite multiple of 0.5 ms >= 0)"},
+		{[]string{"sweep", "--measure", "NaN"}, "--measure NaN (seconds): measure_ms: NaN is not allowed"},
 		{[]string{"compare", "--speeds", "8,-1"}, "speeds_ms[1]: -1 is not allowed"},
 		{[]string{"compare", "--queue-cap", "0"}, "queue_cap: 0 is not allowed"},
 		{[]string{"compare", "--json", "--csv"}, "none of the others can be"},
@@ -267,7 +269,7 @@ func TestCompareWritesTables(t *testing.T) {
 	}
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "t.txt"), "t.txt: unknown extension (want .tex for LaTeX or .md for Markdown)"},
-		{filepath.Join(dir, "missing", "t.tex"), "writing " + filepath.Join(dir, "missing", "t.tex") + ": no such file or directory"},
+		{filepath.Join(dir, "missing", "t.tex"), "--table " + filepath.Join(dir, "missing", "t.tex") + ": directory " + filepath.Join(dir, "missing") + " does not exist"},
 	} {
 		if _, stderr, code := runCLI(t, append(base, "--table", c.path)...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("--table %s: exit %d, stderr %q, want %q", c.path, code, stderr, c.want)
