@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 )
@@ -21,10 +22,16 @@ func decodeStrict(data []byte, name string, v any) error {
 	if err == nil {
 		return nil
 	}
+	if errors.Is(err, io.EOF) { // nothing but white space
+		return fmt.Errorf("%s: the file is empty (want a JSON object)", name)
+	}
 	offset := dec.InputOffset()
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		offset = int64(len(data))
+		err = errors.New("the JSON ends before its value does (truncated?)")
 	case errors.As(err, &syn):
 		offset = syn.Offset
 	case errors.As(err, &typ):
