@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -56,6 +57,7 @@ reproducibly from a seed, and compares routing policies with common random numbe
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(flagValueError)
+	root.SetHelpCommand(newHelpCmd())
 	root.AddCommand(newCompareCmd(), newSweepCmd(), newStudyCmd(), newMergeCmd(), newPoliciesCmd(), newConsoleCmd(),
 		newExecCmd(), newRunCmd(), newKernelCmd(), newInstallCmd(), newWorkerCmd())
 	return root
@@ -85,6 +87,29 @@ func flagValueError(_ *cobra.Command, err error) error {
 		want = "want " + want
 	}
 	return fmt.Errorf("--%s: %q is not allowed (%s)", bad.GetFlag().Name, bad.GetValue(), want)
+}
+
+// newHelpCmd is cobra's help command, except that an unknown command is an
+// error: cobra's prints the root's usage on standard output and exits 0.
+func newHelpCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, _, err := c.Root().Find(args)
+			if err != nil || cmd == nil {
+				var names []string
+				for _, sub := range c.Root().Commands() {
+					if sub.IsAvailableCommand() {
+						names = append(names, sub.Name())
+					}
+				}
+				return fmt.Errorf("help: %q is not a command (want one of %s)", strings.Join(args, " "), strings.Join(names, ", "))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 // wantArgs wraps cobra's argument check so that a wrong count says what

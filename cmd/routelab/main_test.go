@@ -118,6 +118,7 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		{[]string{"study", "/nonexistent.json"}, "/nonexistent.json"},
 		{[]string{"sweep", "--rates", ""}, "--rates"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, `help: "frobnicate" is not a command (want one of compare, completion, console, exec, install, kernel, list, merge, run, study, sweep)`},
 		{[]string{"kernel", "/nonexistent-connection.json"}, "connection file /nonexistent-connection.json does not exist"},
 		{[]string{"run", "/nonexistent.ipynb"}, "/nonexistent.ipynb"},
 	}
@@ -444,6 +445,18 @@ func TestListShowsTheRegistries(t *testing.T) {
 	for _, n := range engine.ScenarioNames() {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(n) + `\s+` + regexp.QuoteMeta(engine.ScenarioAbout(n)) + `$`).MatchString(out) {
 			t.Errorf("routelab list shows no line for scenario %s:\n%s", n, out)
+		}
+	}
+}
+
+// help COMMAND prints what COMMAND --help does; an unknown one is an error
+// (TestBadInputExitsNonZeroWithClearMessage), not the root's usage and 0.
+func TestHelpCommand(t *testing.T) {
+	for _, name := range []string{"compare", "merge", "run"} {
+		help, _, code := runCLI(t, "help", name)
+		flag, _, _ := runCLI(t, name, "--help")
+		if code != 0 || help != flag || !strings.Contains(help, "routelab "+name) {
+			t.Errorf("help %s: exit %d, and it differs from %s --help: %v", name, code, name, help != flag)
 		}
 	}
 }
