@@ -87,6 +87,8 @@ func TestScenarioFileErrors(t *testing.T) {
 	session := func(s string) string { return strings.Replace(good, "%s", `, "session": `+s, 1) }
 	for _, b := range []struct{ in, want string }{
 		{`{"scenario": {}, "extra": 1}`, `f.json:1:`},
+		{`[1]`, "f.json:1:1: the file: got JSON array, want an object"},
+		{`{"scenario": 5}`, `f.json:1:14: field "scenario": got JSON number, want an object`},
 		{strings.Replace(good, "%s", "", 1) + "x", "f.json:"},
 		{strings.Replace(strings.Replace(good, "%s", "", 1), `"replica": 2`, `"replica": 3`, 1), "scenario: events[0].replica: 3 is not allowed"},
 		{session(`{"seed": 0, "policy": "adaptive", "until_ms": 5, "counts": {"arrivals": 0, "completed": 0, "shed": 0, "unfinished": 0}}`), "session: seed: 0 is not allowed"},

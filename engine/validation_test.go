@@ -175,6 +175,12 @@ var badStudies = []struct{ in, want string }{
 	{studyFile(map[string]string{"heterogeneity": `["extreme"]`}), `heterogeneity: "extreme"`},
 	{studyFile(map[string]string{"policies": `["oracle"]`}), `policy: "oracle"`},
 	{`{} {}`, "unexpected data"},
+	// Wrong kinds name the JSON wanted, not the Go type behind it.
+	{`[1]`, "s.json:1:1: the file: got JSON array, want an object"},
+	{" \n ", "s.json: the file is empty (want a JSON object)"},
+	{"{\"name\": \"x\",\n", "s.json:1:14: the JSON ends before its value does (truncated?)"},
+	{`{"rates_rps": "100"}`, `field "rates_rps": got JSON string, want an array`},
+	{`{"validation_seeds": [-2]}`, `field "validation_seeds": got JSON number -2, want an integer >= 0`},
 	// The protocol comes first: without one, the error is about the protocol,
 	// not about an event past a horizon of zero.
 	{studyFile(map[string]string{"protocol": ""}),

@@ -124,7 +124,7 @@ func describeJSONError(data []byte, err error) string {
 		if field == "" {
 			field = "document"
 		}
-		return fmt.Sprintf("line %d, column %d: %q is a JSON %s, want %s", line, col, field, typ.Value, typ.Type)
+		return fmt.Sprintf("line %d, column %d: %q is a JSON %s, want %s", line, col, field, typ.Value, jsonKind(typ.Type.Kind().String()))
 	}
 	return "invalid JSON: " + err.Error()
 }

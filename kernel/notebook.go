@@ -159,14 +159,18 @@ func asFieldError(err error) error {
 	return fieldErr("", "%v", err)
 }
 
+// jsonKind names the JSON value a Go kind decodes from, not the Go type,
+// which may be an unnamed struct no user should read.
 func jsonKind(goKind string) string {
 	switch goKind {
 	case "map", "struct":
 		return "an object"
-	case "slice":
+	case "slice", "array":
 		return "an array"
-	case "int":
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64":
 		return "a number"
+	case "bool":
+		return "true or false"
 	}
 	return "a " + goKind
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,7 +61,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
   routelab compare --scenario-file session.json   # a session saved by routelab console
   routelab compare --scenario straggler --policies least-queue,examples/custom-policy/main.go
   routelab compare --scenario burst --seeds 1000 --shard 3/8 --out shard-3.json`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.bind(cmd)
@@ -92,6 +94,11 @@ func tableFormat(path string) (string, error) {
 	}
 	return "", fmt.Errorf("--table %s: unknown extension (want .tex for LaTeX or .md for Markdown)", path)
 }
+
+// maxSeeds bounds --seeds: a million seeds already hold a gigabyte of
+// summaries, and a slip of the keyboard (1000000000) should be refused, not
+// end in the machine running out of memory.
+const maxSeeds = 1_000_000
 
 // bind declares the flags of a comparison on cmd.
 func (cfg *compareConfig) bind(cmd *cobra.Command) {
@@ -129,14 +136,21 @@ func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engin
 	if err != nil {
 		return engine.Experiment{}, err
 	}
-	if c.seeds < 1 {
-		return engine.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer >= 1)", c.seeds)
+	if c.seeds < 1 || c.seeds > maxSeeds {
+		return engine.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer from 1 to %d)", c.seeds, maxSeeds)
 	}
-	if c.firstSeed < 1 {
-		return engine.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer >= 1)", c.firstSeed)
+	if last := c.firstSeed + uint64(c.seeds-1); c.firstSeed < 1 || last < c.firstSeed {
+		return engine.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer from 1 to %d, so that %d consecutive seeds fit in 64 bits)",
+			c.firstSeed, uint64(math.MaxUint64)-uint64(c.seeds-1), c.seeds)
+	}
+	if err := checkWorkers(c.workers); err != nil {
+		return engine.Experiment{}, err
 	}
 	proto := engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo}
-	if c.scenarioFile != "" && proto.Validate() == nil {
+	if err := proto.Validate(); err != nil {
+		return engine.Experiment{}, c.protocolError(err)
+	}
+	if c.scenarioFile != "" {
 		if err := scn.Validate(proto.Horizon()); err != nil {
 			return engine.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
 		}
@@ -152,6 +166,43 @@ func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engin
 	}
 	e.Policies, err = c.scripts.resolve(ctx, c.policies, stderr)
 	return e, err
+}
+
+// inputs are the files the flags name for reading.
+func (c *compareConfig) inputs() []string {
+	in := []string{c.scenarioFile, c.trace}
+	for _, p := range c.policies {
+		if strings.HasSuffix(p, ".go") {
+			in = append(in, p)
+		}
+	}
+	return in
+}
+
+// protocolError names the flag, and its value in seconds, that made the
+// protocol's field in ms the engine refuses: --warmup -1 is warmup_ms -1000.
+func (c *compareConfig) protocolError(err error) error {
+	var fe *engine.FieldError
+	if errors.As(err, &fe) {
+		switch fe.Field {
+		case "warmup_ms":
+			return fmt.Errorf("--warmup %g (seconds): %w", c.warmup, err)
+		case "measure_ms":
+			return fmt.Errorf("--measure %g (seconds): %w", c.measure, err)
+		case "warmup_ms + measure_ms":
+			return fmt.Errorf("--warmup %g + --measure %g (seconds): %w", c.warmup, c.measure, err)
+		}
+	}
+	return err
+}
+
+// checkWorkers refuses a negative --workers, which would otherwise mean
+// one per CPU as 0 does.
+func checkWorkers(n int) error {
+	if n < 0 {
+		return fmt.Errorf("--workers: %d is not allowed (want an integer >= 0; 0: one per CPU)", n)
+	}
+	return nil
 }
 
 // scenarioRate takes the built-in scenario's usual rate when --rate is not
@@ -212,7 +263,10 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, c.inputs()...); err != nil {
+		return err
+	}
+	if err := checkOutputs(append(c.figures.outputs(), outFile{"--table", c.table, nil}), c.inputs()...); err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd)

@@ -31,7 +31,7 @@ as a notebook cell) to the policy picker. Ctrl-C stops it. See docs/console.md.`
 		Example: `  routelab console --open
   routelab console --policies mine.go
   routelab console --addr 0.0.0.0:8080   # reachable from other machines, with a token`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	f := cmd.Flags()

@@ -24,7 +24,7 @@ The script sees the environment and, as os.Args, the file name and the arguments
 Ctrl-C interrupts it. The exit status is 1 when the script fails.`,
 		Example: `  routelab exec examples/compare/main.go
   ROUTELAB_OUT=/tmp routelab exec script.go -- --seeds 20`,
-		Args: cobra.MinimumNArgs(1),
+		Args: wantArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := readSource(cmd.InOrStdin(), args[0])
 			if err != nil {

@@ -27,7 +27,7 @@ request ends the kernel and its worker.
 Arguments after the connection file are logged and ignored: "jupyter run FILE..." passes
 the files it runs, and sends their code as cells itself. ` + memoryLimitEnv + ` bounds the
 session's memory (e.g. 4GiB; 0 for no limit; default three quarters of the machine's).`,
-		Args: cobra.MinimumNArgs(1),
+		Args: wantArgs(cobra.MinimumNArgs(1)),
 		// Unknown flags among the extra arguments are ignored too.
 		FParseErrWhitelist: cobra.FParseErrWhitelist{UnknownFlags: true},
 		RunE:               func(cmd *cobra.Command, args []string) error { return serveKernel(cmd, args[0], args[1:]) },
@@ -75,7 +75,7 @@ user; --sys-prefix installs into the prefix of a Python environment, --prefix in
 		Example: `  routelab install
   routelab install --sys-prefix --python /usr/bin/python3
   routelab install --uninstall`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	f := cmd.Flags()
@@ -91,6 +91,9 @@ user; --sys-prefix installs into the prefix of a Python environment, --prefix in
 }
 
 func (c *installConfig) run(cmd *cobra.Command) error {
+	if c.name == "" { // the kernel package would take the default name: --uninstall would remove it
+		return fmt.Errorf("--name: %q is not allowed (want a kernelspec name of letters, digits, '.', '_' and '-', such as %s)", c.name, kernel.DefaultKernelName)
+	}
 	opts := kernel.InstallOptions{Name: c.name, DisplayName: c.displayName, Prefix: c.prefix}
 	if c.sysPrefix {
 		p, err := kernel.SysPrefix(c.python)

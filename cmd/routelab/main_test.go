@@ -91,14 +91,34 @@ func TestBadInputExitsNonZeroWithClearMessage(t *testing.T) {
 		{[]string{"compare", "--seeds", "0"}, "--seeds: 0 is not allowed"},
 		{[]string{"compare", "--heterogeneity", "wild"}, `heterogeneity: "wild" is not allowed (want default or high)`},
 		{[]string{"compare", "--warmup", "20", "--measure", "0"}, "measure_ms: 0 is not allowed"},
+		{[]string{"compare", "--warmup", "-1"}, "--warmup -1 (seconds): warmup_ms: -1000 is not allowed (want a finite multiple of 0.5 ms >= 0)"},
+		{[]string{"sweep", "--measure", "NaN"}, "--measure NaN (seconds): measure_ms: NaN is not allowed"},
 		{[]string{"compare", "--speeds", "8,-1"}, "speeds_ms[1]: -1 is not allowed"},
 		{[]string{"compare", "--queue-cap", "0"}, "queue_cap: 0 is not allowed"},
 		{[]string{"compare", "--json", "--csv"}, "none of the others can be"},
 		{[]string{"compare", "--trace", "/nonexistent.csv"}, "/nonexistent.csv"},
-		{[]string{"study"}, "accepts 1 arg"},
+		{[]string{"compare", "--seeds", "1000000000"}, "--seeds: 1000000000 is not allowed (want an integer from 1 to 1000000)"},
+		{[]string{"compare", "--seeds", "2", "--first-seed", "18446744073709551615"}, "--first-seed: 18446744073709551615 is not allowed (want an integer from 1 to 18446744073709551614"},
+		{[]string{"compare", "--workers", "-1"}, "--workers: -1 is not allowed (want an integer >= 0; 0: one per CPU)"},
+		{[]string{"study", "/nonexistent.json", "--workers", "-1"}, "--workers: -1 is not allowed"},
+		{[]string{"compare", "--seeds", "1e3"}, `--seeds: "1e3" is not allowed (want an integer)`},
+		{[]string{"compare", "--rate", "1e400"}, `--rate: "1e400" is not allowed (out of range; want a number`},
+		{[]string{"sweep", "--rates", "50,x"}, `--rates: "50,x" is not allowed (want comma-separated numbers`},
+		{[]string{"run", "/nonexistent.ipynb", "--timeout", "soon"}, `--timeout: "soon" is not allowed (want a duration`},
+		{[]string{"compare", "--json=maybe"}, `--json: "maybe" is not allowed (want true or false)`},
+		{[]string{"sweep", "--rates", "100,50,100"}, "--rates[2]: 100 is not allowed (want distinct rates: it is visited already)"},
+		{[]string{"sweep", "--rate", "100"}, "--rate does not go with sweep: it visits the rates of --rates (want --rates 100)"},
+		{[]string{"install", "--prefix", t.TempDir(), "--name", ""}, `--name: "" is not allowed (want a kernelspec name of letters, digits, '.', '_' and '-', such as routelab)`},
+		{[]string{"study"}, "study: got no arguments (want routelab study FILE.json [flags])"},
+		{[]string{"study", "a.json", "b.json"}, `study: got 2 arguments, ["a.json" "b.json"] (want routelab study FILE.json [flags])`},
+		{[]string{"compare", "--scenario", "stedy"}, `scenario: "stedy" is not allowed (want one of steady, burst, straggler, failure, chat, sessions, long-context, kv-pressure, hot-prefix, herding, prefix-failure); did you mean "steady"?`},
+		{[]string{"compare", "--policies", "least-queue,adaptve"}, `policy: "adaptve" is not allowed (want one of ` + strings.Join(engine.PolicyNames(), ", ") + `, or a policy file FILE.go); did you mean "adaptive"?`},
+		{[]string{"compare", "straggler"}, `compare: got 1 argument, "straggler" (want routelab compare [flags])`},
+		{[]string{"exec"}, "exec: got no arguments (want routelab exec FILE.go"},
 		{[]string{"study", "/nonexistent.json"}, "/nonexistent.json"},
 		{[]string{"sweep", "--rates", ""}, "--rates"},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
+		{[]string{"help", "frobnicate"}, `help: "frobnicate" is not a command (want one of compare, completion, console, exec, install, kernel, list, merge, run, study, sweep)`},
 		{[]string{"kernel", "/nonexistent-connection.json"}, "connection file /nonexistent-connection.json does not exist"},
 		{[]string{"run", "/nonexistent.ipynb"}, "/nonexistent.ipynb"},
 	}
@@ -250,7 +270,7 @@ func TestCompareWritesTables(t *testing.T) {
 	}
 	for _, c := range []struct{ path, want string }{
 		{filepath.Join(dir, "t.txt"), "t.txt: unknown extension (want .tex for LaTeX or .md for Markdown)"},
-		{filepath.Join(dir, "missing", "t.tex"), "writing " + filepath.Join(dir, "missing", "t.tex") + ": no such file or directory"},
+		{filepath.Join(dir, "missing", "t.tex"), "--table " + filepath.Join(dir, "missing", "t.tex") + ": directory " + filepath.Join(dir, "missing") + " does not exist"},
 	} {
 		if _, stderr, code := runCLI(t, append(base, "--table", c.path)...); code == 0 || !strings.Contains(stderr, c.want) {
 			t.Errorf("--table %s: exit %d, stderr %q, want %q", c.path, code, stderr, c.want)
@@ -425,6 +445,18 @@ func TestListShowsTheRegistries(t *testing.T) {
 	for _, n := range engine.ScenarioNames() {
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(n) + `\s+` + regexp.QuoteMeta(engine.ScenarioAbout(n)) + `$`).MatchString(out) {
 			t.Errorf("routelab list shows no line for scenario %s:\n%s", n, out)
+		}
+	}
+}
+
+// help COMMAND prints what COMMAND --help does; an unknown one is an error
+// (TestBadInputExitsNonZeroWithClearMessage), not the root's usage and 0.
+func TestHelpCommand(t *testing.T) {
+	for _, name := range []string{"compare", "merge", "run"} {
+		help, _, code := runCLI(t, "help", name)
+		flag, _, _ := runCLI(t, name, "--help")
+		if code != 0 || help != flag || !strings.Contains(help, "routelab "+name) {
+			t.Errorf("help %s: exit %d, and it differs from %s --help: %v", name, code, name, help != flag)
 		}
 	}
 }

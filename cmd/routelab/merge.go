@@ -70,6 +70,13 @@ func (m *mergeConfig) run(cmd *cobra.Command, args []string) error {
 	if err := sameExperiment(shards); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
+	var inputs []string
+	for _, s := range shards {
+		inputs = append(inputs, s.name)
+	}
+	if err := checkOutputs(append(m.figures.outputs(), outFile{"--out", m.out, nil}, outFile{"--table", m.table, nil}), inputs...); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
 	res, err := m.assemble(shards, cmd.ErrOrStderr())
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"log"
 	"path/filepath"
 	"time"
@@ -33,7 +34,7 @@ are always written, with every cell run so far. Cells run in the notebook's dire
 under Jupyter, so relative paths resolve alike; --html's page works offline.`,
 		Example: `  routelab run notebooks/01-tour.ipynb -o out.ipynb --html out.html
   routelab run analysis.ipynb --inplace --timeout 2m`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
 	f := cmd.Flags()
@@ -50,6 +51,16 @@ under Jupyter, so relative paths resolve alike; --html's page works offline.`,
 func (c *runConfig) run(cmd *cobra.Command, path string) error {
 	// Read it here too, so errors name the path as given.
 	if _, err := kernel.ReadNotebook(path); err != nil {
+		return err
+	}
+	if c.timeout < 0 {
+		return fmt.Errorf("--timeout: %v is not allowed (want a duration >= 0, such as 90s; 0: no limit)", c.timeout)
+	}
+	outs := []outFile{{"--html", c.html, []string{".html", ".htm"}}}
+	if c.output != "" && key(c.output) != key(path) { // -o NOTEBOOK is --inplace
+		outs = append(outs, outFile{"--output", c.output, nil})
+	}
+	if err := checkOutputs(outs, path); err != nil {
 		return err
 	}
 	opts := kernel.RunOptions{Output: c.output, HTML: c.html, AllowErrors: c.allowErrors, Timeout: c.timeout}

@@ -12,7 +12,7 @@ func newPoliciesCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in policies and scenarios",
-		Args:  cobra.NoArgs,
+		Args:  wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "POLICY\tWHAT IT DOES")

@@ -35,8 +35,10 @@ func (f *shardFlags) bindDevelopment(cmd *cobra.Command) {
 		"with --shard: every development shard of the study (files or patterns such as 'dev-*.json'); the shard then runs its part of the validation phase")
 }
 
-// check refuses flags that do not go together, before anything runs.
-func (f *shardFlags) check(cmd *cobra.Command) error {
+// check refuses flags that do not go together, and an --out file the shard
+// could not write or would write over one of inputs or --development,
+// before anything runs.
+func (f *shardFlags) check(cmd *cobra.Command, inputs ...string) error {
 	if f.spec == "" {
 		for _, name := range []string{"out", "development"} {
 			if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {
@@ -50,6 +52,16 @@ func (f *shardFlags) check(cmd *cobra.Command) error {
 	}
 	if f.out == "" {
 		return errors.New("--shard needs --out FILE: the shard writes its runs there, for routelab merge")
+	}
+	if st, err := os.Stat(f.out); !strings.HasSuffix(f.out, "/") && (err != nil || !st.IsDir()) { // a file, not outPath's directory
+		for _, d := range f.development {
+			matches, _ := filepath.Glob(d) // a bad pattern is refused where it is read
+			inputs = append(inputs, d)
+			inputs = append(inputs, matches...)
+		}
+		if err := checkOutputs([]outFile{{"--out", f.out, nil}}, inputs...); err != nil {
+			return err
+		}
 	}
 	for _, name := range []string{"json", "csv", "csv-summary", "csv-paired", "baseline", "bootstrap", "html", "svg", "png", "pdf", "table"} { // the unsharded outputs
 		if fl := cmd.Flags().Lookup(name); fl != nil && fl.Changed {

@@ -45,7 +45,7 @@ differences from NAME.`,
   routelab study examples/study.json --policies examples/custom-policy/main.go
   routelab study examples/study.json --shard 2/4 --out dev-2.json                           # round 1
   routelab study examples/study.json --shard 2/4 --development 'dev-*.json' --out val-2.json  # round 2`,
-		Args: cobra.ExactArgs(1),
+		Args: wantArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error { return cfg.run(cmd, args[0]) },
 	}
 	cmd.Flags().BoolVar(&cfg.json, "json", false, "write the configuration, scores and every run as JSON")
@@ -69,7 +69,13 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 			return err
 		}
 	}
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, append([]string{file}, c.policies...)...); err != nil {
+		return err
+	}
+	if err := checkWorkers(c.workers); err != nil {
+		return err
+	}
+	if err := checkOutputs(append(c.figures.outputs(), outFile{"--table", c.table, nil}), append([]string{file}, c.policies...)...); err != nil { // --policies are files
 		return err
 	}
 	data, err := os.ReadFile(file)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/plot"
@@ -25,7 +26,7 @@ func newSweepCmd() *cobra.Command {
 It takes every flag of compare except --rate; --baseline adds each point's paired statistics.`,
 		Example: `  routelab sweep --scenario steady --rates 50,100,150,200,250,300
   routelab sweep --scenario straggler --rates 100,175,250 --csv > sweep.csv`,
-		Args: cobra.NoArgs,
+		Args: wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cfg.run(cmd) },
 	}
 	cfg.compareConfig.bind(cmd)
@@ -35,7 +36,18 @@ It takes every flag of compare except --rate; --baseline adds each point's paire
 }
 
 func (c *sweepConfig) run(cmd *cobra.Command) error {
-	if err := c.shard.check(cmd); err != nil {
+	if err := c.shard.check(cmd, c.inputs()...); err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("rate") { // hidden, as each point has its own
+		return fmt.Errorf("--rate does not go with sweep: it visits the rates of --rates (want --rates %g)", c.rate)
+	}
+	for i, r := range c.rates {
+		if slices.Contains(c.rates[:i], r) {
+			return fmt.Errorf("--rates[%d]: %g is not allowed (want distinct rates: it is visited already)", i, r)
+		}
+	}
+	if err := checkOutputs(c.figures.outputs(), c.inputs()...); err != nil {
 		return err
 	}
 	ctx, stop := interruptible(cmd)
