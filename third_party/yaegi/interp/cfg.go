@@ -1822,8 +1822,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return
 				}
 				// TODO(mpl): move any of that code to typecheck?
+				// The node tells an untyped constant's value to assignableTo.
+				// routelab patch: a typed value's type is shared (a function's
+				// type is its declaration's), so its node is put back: a
+				// function returned by name stopped being seen as named.
+				saved := c.typ.node
 				c.typ.node = c
-				if !c.typ.assignableTo(typ) {
+				assignable := c.typ.assignableTo(typ)
+				if !c.typ.untyped {
+					c.typ.node = saved
+				}
+				if !assignable {
 					err = c.cfgErrorf("cannot use %s (type %s) as type %s in return statement", exprText(c), typeText(c.typ), typeText(typ))
 					return
 				}

@@ -202,6 +202,27 @@ func TestRoutelabRedefinitionBindsLate(t *testing.T) {
 		{src: `T{}.N()`, want: "7"}, // a method naming a redefined method
 		{src: `s.M()`, want: "7"},   // through an interface
 		{src: `T.M(T{})`, want: "7"},
+		// A value taken after a redefinition by code compiled before it is
+		// the new version (a stateful policy's hooks, lab.Hooks{Pick: p.pick}).
+		{src: `import "strings"`},
+		{src: `func price() int { return 1 }`},
+		{src: `func bound() func() int { return T{}.M }`},
+		{src: `func named() func() int { return price }`},
+		{src: `func hooks() struct{ F func() int } { return struct{ F func() int }{F: T{}.M} }`},
+		{src: `func both() []func() int { return []func() int{T{}.M, price} }`},
+		{src: `func (T) R(r rune) rune { return r + 1 }`},
+		{src: `func apply() string { return strings.Map(T{}.R, "ab") }`},
+		{src: `apply()`, want: "bc"},
+		{src: `named()()`, want: "1"},
+		{src: `func (T) M() int { return 8 }`},
+		{src: `func (T) R(r rune) rune { return r + 2 }`},
+		{src: `func price() int { return 3 }`},
+		{src: `bound()()`, want: "8"},
+		{src: `named()()`, want: "3"},
+		{src: `hooks().F()`, want: "8"},
+		{src: `both()[0]() + 10*both()[1]()`, want: "38"},
+		{src: `apply()`, want: "cd"},
+		{src: `func (T) M() int { return 7 }`},
 		// A new signature is a new function: earlier callers keep the old.
 		{src: `func cost() string { return "x" }`},
 		{src: `caller()`, want: "20"},
