@@ -89,6 +89,9 @@ var mistakes = []struct {
 	{"lab.Run(scn, lab.RoundRobin(), \"1\")", "CompileError", 1, []string{`"1"`, "int"}},
 	{"lab.Compare(\"straggler\", lab.RoundRobin())", "CompileError", 1, []string{"*lab.Scenario"}},
 	{"lab.Policy(\"p\", func(r lab.Replica) int { return r.Outstanding })", "CompileError", 1, []string{"func(engine.Replica) int", "func(engine.Replica) float64"}},
+	{"lab.Stateful(\"s\", func() lab.Hooks { return nil })", "CompileError", 1, []string{"cannot use nil as lab.Hooks value in return statement"}},
+	{"var hk lab.Hooks = nil", "CompileError", 1, []string{"nil", "lab.Hooks"}},
+	{"none := nil", "CompileError", 1, []string{"use of untyped nil"}},
 	// Statements.
 	{"func h() int {\n}", "CompileError", 2, []string{"missing return", "h"}},
 	{"func h2() int { return }", "CompileError", 1, []string{"return"}},

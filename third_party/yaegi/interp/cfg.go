@@ -689,6 +689,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if dest.typ.incomplete {
 						return
 					}
+					if atyp == nil && dest.typ.cat == nilT {
+						// routelab patch: the compiler crashed on x := nil.
+						err = src.cfgErrorf("use of untyped nil in assignment")
+						return
+					}
 					if sc.global {
 						// Do not overload existing symbols (defined in GTA) in global scope.
 						sym, _, _ = sc.lookup(dest.ident)
@@ -1831,6 +1836,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				assignable := c.typ.assignableTo(typ)
 				if !c.typ.untyped {
 					c.typ.node = saved
+				}
+				if !assignable && c.typ.cat == nilT {
+					err = c.cfgErrorf("cannot use nil as %s value in return statement", typeText(typ))
+					return
 				}
 				if !assignable {
 					err = c.cfgErrorf("cannot use %s (type %s) as type %s in return statement", exprText(c), typeText(c.typ), typeText(typ))

@@ -21,6 +21,9 @@ func typeText(t *itype) string {
 	if t == nil {
 		return "unknown type"
 	}
+	if t.cat == nilT {
+		return "untyped nil"
+	}
 	if t.cat == valueT && t.rtype != nil {
 		return t.rtype.String()
 	}
@@ -35,6 +38,9 @@ func typeText(t *itype) string {
 
 // exprText writes an expression back as source, as far as messages need.
 func exprText(n *node) string {
+	if n.typ != nil && n.typ.cat == nilT && n.kind != callExpr {
+		return "nil"
+	}
 	switch n.kind {
 	case identExpr:
 		return n.ident

@@ -444,6 +444,24 @@ func TestRoutelabMoreMessages(t *testing.T) {
 	})
 }
 
+// nil where no nil fits (a struct, a number, an untyped definition) is a
+// compile error as in Go; the compiler used to crash on it (a nil pointer
+// dereference, "nil reflect type").
+func TestRoutelabNilWhereNoNilFits(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `import "strings"`},
+		{src: `type H struct{ A int }`},
+		{src: `func f() H { return nil }`, err: true, want: "cannot use nil as H value in return statement"},
+		{src: `func g() (strings.Builder, int) { return nil, 1 }`, err: true, want: "cannot use nil as strings.Builder value in return statement"},
+		{src: `func k() int { return nil }`, err: true, want: "cannot use nil as int value in return statement"},
+		{src: `func c() H { return H(nil) }`, err: true, want: "cannot convert"},
+		{src: `func d() { x := nil; _ = x }`, err: true, want: "use of untyped nil in assignment"},
+		{src: `x := nil`, err: true, want: "use of untyped nil"},
+		{src: `func ok() (*H, error) { return nil, nil }`},
+		{src: `p, err := ok(); p == nil && err == nil`, want: "true"},
+	})
+}
+
 // A package-level multi-value var initialised by a call (yaegi's own
 // ret5.go) still works with global comma-ok symbols.
 func TestRoutelabPackageMultiValueVar(t *testing.T) {

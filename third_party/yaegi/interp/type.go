@@ -1116,7 +1116,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 	}
 
 	if err == nil && t != nil && t.cat == nilT && !t.incomplete {
-		err = n.cfgErrorf("use of untyped nil %s", t.name)
+		err = n.cfgErrorf("%s", strings.TrimSpace("use of untyped nil "+t.name))
 	}
 
 	// The existing symbol data needs to be recovered, but not in the
@@ -1487,6 +1487,10 @@ func (t *itype) assignableTo(o *itype) bool {
 	if t.isNil() && o.hasNil() || o.isNil() && t.hasNil() {
 		return true
 	}
+	if t.isNil() || o.isNil() {
+		// routelab patch: nil has no reflect type (it crashed the compiler).
+		return false
+	}
 
 	if t.TypeOf().AssignableTo(o.TypeOf()) {
 		return true
@@ -1528,6 +1532,9 @@ func (t *itype) assignableTo(o *itype) bool {
 func (t *itype) convertibleTo(o *itype) bool {
 	if t.assignableTo(o) {
 		return true
+	}
+	if t.isNil() || o.isNil() {
+		return false // routelab patch: as in assignableTo
 	}
 
 	// unsafe checks
