@@ -1878,7 +1878,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.action = aGetSym
 					n.gen = nop
 				} else {
-					err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)", n.child[0].ident, name, pkg, name)
+					names := make([]string, 0, len(interp.binPkg[pkg]))
+					for k := range interp.binPkg[pkg] {
+						names = append(names, k)
+					}
+					err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)%s", n.child[0].ident, name, pkg, name, didYouMean(n.child[0].ident, name, names))
 				}
 			case n.typ.cat == srcPkgT:
 				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
@@ -3091,7 +3095,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 				n.typ.recv = n.typ
 			}
 		case n.typ.TypeOf().Kind() == reflect.Ptr:
-			if field, ok := n.typ.rtype.Elem().FieldByName(name); ok {
+			if field, ok := n.typ.rtype.Elem().FieldByName(name); ok && field.IsExported() {
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getPtrIndexSeq
@@ -3099,7 +3103,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			}
 			err = undefinedMember(n, name)
 		case n.typ.TypeOf().Kind() == reflect.Struct:
-			if field, ok := n.typ.rtype.FieldByName(name); ok {
+			if field, ok := n.typ.rtype.FieldByName(name); ok && field.IsExported() {
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getIndexSeq
@@ -3136,7 +3140,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = valueTOf(method.Type, withRecv(valueTOf(reflect.PtrTo(n.typ.val.rtype), isBinMethod())))
 			n.recv = &receiver{node: n.child[0]}
 			n.action = aGetMethod
-		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok {
+		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok && field.IsExported() {
 			n.typ = valueTOf(field.Type)
 			n.val = field.Index
 			n.gen = getPtrIndexSeq

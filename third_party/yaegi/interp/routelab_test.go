@@ -444,6 +444,32 @@ func TestRoutelabMoreMessages(t *testing.T) {
 	})
 }
 
+// A selector that names nothing suggests what it is most likely a typo of;
+// a compiled type's unexported field cannot be reached (reading it panicked
+// in reflect at run time).
+func TestRoutelabSuggestions(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `import ("fmt"; "strings"; "time")`},
+		{src: `strings.ToUpperr("a")`, err: true, want: "undefined: strings.ToUpperr (package \"strings\" has no symbol ToUpperr) (did you mean strings.ToUpper?)"},
+		{src: `fmt.Printn("a")`, err: true, want: "(did you mean fmt.Println?)"},
+		{src: `strings.Qqqqq()`, err: true, want: "has no symbol Qqqqq)"},
+		{src: `var sb strings.builder`, err: true, want: "(did you mean strings.Builder?)"},
+		{src: `type P struct{ Alpha int }`},
+		{src: `func (P) Score() int { return 1 }`},
+		{src: `p := P{}`},
+		{src: `p.Scor()`, err: true, want: "p.Scor undefined (type P has no field or method Scor) (did you mean p.Score?)"},
+		{src: `p.alpha`, err: true, want: "(did you mean p.Alpha?)"},
+		{src: `P{alpha: 1}`, err: true, want: "unknown field alpha in struct literal of type P (did you mean Alpha?)"},
+		{src: `var b strings.Builder`},
+		{src: `b.Writestring("x")`, err: true, want: "(did you mean b.WriteString?)"},
+		{src: `b.buf`, err: true, want: "b.buf undefined (cannot refer to unexported field buf)"},
+		{src: `x := b.buf`, err: true, want: "b.buf undefined (cannot refer to unexported field buf)"},
+		{src: `func f(b *strings.Builder) int { return len(b.buf) }`, err: true, want: "cannot refer to unexported field buf"},
+		{src: `time.Time{wall: 1}`, err: true, want: "unknown field wall in struct literal of type time.Time"},
+		{src: `p.Score() + len(b.String())`, want: "1"},
+	})
+}
+
 // nil where no nil fits (a struct, a number, an untyped definition) is a
 // compile error as in Go; the compiler used to crash on it (a nil pointer
 // dereference, "nil reflect type").
