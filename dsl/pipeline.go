@@ -80,6 +80,7 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 				return nil, false, err
 			}
 		case declChunk:
+			s.noteSharedState(u.file, imports)
 			if s.renameMain(u.file) {
 				runMain = true
 			}
@@ -87,6 +88,7 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 				return nil, false, err
 			}
 		case stmtChunk:
+			s.noteSharedState(u.body, imports)
 			if err := s.checkVariables(u, imports); err != nil {
 				return nil, false, err
 			}

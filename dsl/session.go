@@ -98,7 +98,9 @@ type Session struct {
 	// each one closes).
 	disabledPasses map[string]bool
 	preImported    []string // import paths of the pre-imported libraries
-	script         bool     // running a script: tracebacks say "the script"
+	// stateless is Library.Stateless by import path.
+	stateless map[string]map[string]string
+	script    bool // running a script: tracebacks say "the script"
 
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
@@ -232,6 +234,12 @@ func (s *Session) init(opts Options) error {
 		return err
 	}
 	for _, l := range opts.Libraries {
+		if len(l.Stateless) > 0 {
+			if s.stateless == nil {
+				s.stateless = map[string]map[string]string{}
+			}
+			s.stateless[l.Path] = l.Stateless
+		}
 		if l.PreImport {
 			s.preImported = append(s.preImported, l.Path)
 			if err := s.evalSource(fmt.Sprintf("import %s %q", l.Name, l.Path)); err != nil {
