@@ -121,7 +121,7 @@ var mistakes = []struct {
 	{"var nilp *P\nnilp.A", "RuntimeError", 2, []string{"nil pointer"}},
 	{"var fn func()\nfn()", "RuntimeError", 2, []string{"nil"}},
 	{"n := 0\n1 / n", "RuntimeError", 2, []string{"divide by zero"}},
-	{"s := []int{}\ns[0]", "RuntimeError", 2, []string{"index out of range"}},
+	{"s := []int{}\ns[0]", "RuntimeError", 2, []string{"index out of range [0] with length 0"}},
 	{"panic(\"boom\")", "Panic", 1, []string{"boom"}},
 	// Misusing lab: a builder refuses a bad value in the cell that gives it.
 	{"lab.NewScenario(\"x\").Rate(-5)", "ValueError", 1, []string{"Rate", "-5"}},

@@ -470,6 +470,25 @@ func TestRoutelabSuggestions(t *testing.T) {
 	})
 }
 
+// An index out of range fails with Go's run-time error, naming the index
+// and the length, for reads and writes, in functions and at the top level.
+func TestRoutelabIndexOutOfRange(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `xs := []int{1, 2, 3}`},
+		{src: `i := 5`},
+		{src: `xs[i]`, err: true, want: "runtime error: index out of range [5] with length 3"},
+		{src: `func at(k int) int { return xs[k] }`},
+		{src: `at(-1)`, err: true, want: "runtime error: index out of range [-1] with length 3"},
+		{src: `func set(k int) { xs[k] = 0 }`},
+		{src: `set(3)`, err: true, want: "runtime error: index out of range [3] with length 3"},
+		{src: `s := "ab"`},
+		{src: `s[i]`, err: true, want: "runtime error: index out of range [5] with length 2"},
+		{src: `var arr [2]bool`},
+		{src: `if arr[i] {}`, err: true, want: "runtime error: index out of range [5] with length 2"},
+		{src: `at(2) + int(s[1])`, want: "101"},
+	})
+}
+
 // nil where no nil fits (a struct, a number, an untyped definition) is a
 // compile error as in Go; the compiler used to crash on it (a nil pointer
 // dereference, "nil reflect type").

@@ -1755,7 +1755,7 @@ func getIndexArray(n *node) {
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				r := value0(f).Index(ai)
+				r := indexAt(value0(f), ai)
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1764,7 +1764,7 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value0(f).Index(ai)
+				getFrame(f, l).data[i] = indexAt(value0(f), ai)
 				return tnext
 			}
 		}
@@ -1775,7 +1775,7 @@ func getIndexArray(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				r := value0(f).Index(int(vi))
+				r := indexAt(value0(f), int(vi))
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1785,7 +1785,7 @@ func getIndexArray(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				getFrame(f, l).data[i] = value0(f).Index(int(vi))
+				getFrame(f, l).data[i] = indexAt(value0(f), int(vi))
 				return tnext
 			}
 		}
