@@ -102,6 +102,13 @@ type Session struct {
 	stateless map[string]map[string]string
 	script    bool // running a script: tracebacks say "the script"
 
+	// goPanic folds repeated reports of goroutine panics.
+	goPanic struct {
+		sync.Mutex
+		last    string
+		repeats int
+	}
+
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
 	cur   *cellRun
@@ -356,6 +363,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 }
 
 func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
+	s.flushRepeats()
 	s.out.flush()
 	s.mu.Lock()
 	s.cur = nil
@@ -474,12 +482,38 @@ func (s *Session) sleep(d time.Duration) {
 }
 
 // goroutinePanic reports a panic recovered in a goroutine a cell started.
+// The same report again (a goroutine started by a policy, at every
+// decision) is counted, not repeated: the count follows when another
+// report comes or the cell ends.
 func (s *Session) goroutinePanic(v any) {
 	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
 	if tb := s.traceback(s.out.stderr.take()); len(tb) > 0 {
 		msg += strings.Join(tb, "\n") + "\n"
 	}
+	s.goPanic.Lock()
+	defer s.goPanic.Unlock()
+	if msg == s.goPanic.last {
+		s.goPanic.repeats++
+		return
+	}
+	s.flushRepeatsLocked()
+	s.goPanic.last = msg
 	io.WriteString(s.out.errW, msg+"(recovered by routelab; the goroutine stopped, the session goes on)\n")
+}
+
+// flushRepeats reports how often the last goroutine panic was repeated.
+func (s *Session) flushRepeats() {
+	s.goPanic.Lock()
+	defer s.goPanic.Unlock()
+	s.flushRepeatsLocked()
+	s.goPanic.last = ""
+}
+
+func (s *Session) flushRepeatsLocked() {
+	if s.goPanic.repeats > 0 {
+		fmt.Fprintf(s.out.errW, "(the same panic %d more times)\n", s.goPanic.repeats)
+		s.goPanic.repeats = 0
+	}
 }
 
 func firstLine(s string) string {
