@@ -355,6 +355,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 	r.ctx, r.cancelRun = context.WithCancel(s.base)
 	r.evalCtx, r.cancelEval = context.WithCancel(s.base)
 	s.out.attach(sink)
+	s.flushRepeats(true)
 	s.out.stderr.take()
 	s.mu.Lock()
 	s.cur = r
@@ -363,7 +364,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 }
 
 func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
-	s.flushRepeats()
+	s.flushRepeats(false)
 	s.out.flush()
 	s.mu.Lock()
 	s.cur = nil
@@ -502,11 +503,15 @@ func (s *Session) goroutinePanic(v any) {
 }
 
 // flushRepeats reports how often the last goroutine panic was repeated.
-func (s *Session) flushRepeats() {
+// At the end of a cell the report is kept (its goroutines may go on
+// panicking alike); a new cell shows its first panic in full again.
+func (s *Session) flushRepeats(newCell bool) {
 	s.goPanic.Lock()
 	defer s.goPanic.Unlock()
 	s.flushRepeatsLocked()
-	s.goPanic.last = ""
+	if newCell {
+		s.goPanic.last = ""
+	}
 }
 
 func (s *Session) flushRepeatsLocked() {
