@@ -148,7 +148,9 @@ func (s *Session) runUnit(r *cellRun, u *unit) error {
 		fmt.Fprintln(s.out.errW, n)
 	}
 	if err != nil {
-		return s.compileError(err, r.code)
+		err = s.compileError(err, r.code)
+		s.noteFailedDecls(u)
+		return err
 	}
 	s.out.stderr.take()
 	if err := s.execute(r, prog); err != nil || r.interrupted.Load() {

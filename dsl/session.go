@@ -98,6 +98,9 @@ type Session struct {
 	// each one closes).
 	disabledPasses map[string]bool
 	preImported    []string // import paths of the pre-imported libraries
+	// failedDecls are names declared by declarations that did not compile,
+	// with their cells.
+	failedDecls map[string]int
 	// stateless is Library.Stateless by import path.
 	stateless map[string]map[string]string
 	script    bool // running a script: tracebacks say "the script"
