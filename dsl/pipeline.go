@@ -84,7 +84,7 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 			if s.renameMain(u.file) {
 				runMain = true
 			}
-			if err := s.checkRedefinitions(u); err != nil {
+			if err := s.checkRedefinitions(u, imports); err != nil {
 				return nil, false, err
 			}
 		case stmtChunk:
