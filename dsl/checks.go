@@ -80,12 +80,14 @@ func unavailable(p string) string {
 // (values of the old type would keep it), the signature of a method, or the
 // kind of a name. Funcs, consts and method bodies may change
 // (afterRedefinitions follows up).
-func (s *Session) checkRedefinitions(u *unit) error {
+func (s *Session) checkRedefinitions(u *unit, imports map[string]string) error {
 	drop := map[string]bool{}
 	var kept []*symbol
 	for _, sym := range u.syms {
 		old := s.syms.get(sym.Name)
 		switch {
+		case imports[sym.Name] != "" && sym.Kind != symMethod:
+			return s.symErr(sym, "%s is the name of the imported package %q; choose another name", sym.Name, imports[sym.Name])
 		case old == nil:
 		case old.Norm == sym.Norm:
 			drop[sym.Name] = true

@@ -297,8 +297,8 @@ func parsePanicLine(s string) (frame, bool) {
 	col, _ := strconv.Atoi(m[3])
 	cell, line := splitLine(raw)
 	fn := strings.TrimPrefix(m[4], "main.")
-	if fn == "_rl_main" {
-		fn = "main" // a script's func main, renamed to run once
+	if rest, ok := strings.CutPrefix(fn, "_rl_main"); ok && (rest == "" || rest[0] == '.') {
+		fn = "main" + rest // a script's func main, renamed to run once, and its literals
 	}
 	return frame{File: m[1], Cell: cell, Line: line, Col: col, Func: fn}, true
 }

@@ -145,6 +145,9 @@ func (s *Session) hint(msg string) string {
 		return msg
 	}
 	name := m[1]
+	if cell, ok := s.failedDecls[name]; ok && cell < s.cells {
+		return fmt.Sprintf("%s (%s declares it, but did not compile)", msg, s.cellName(cell))
+	}
 	if p, ok := s.packageNames()[name]; ok {
 		return fmt.Sprintf("%s (import %q)", msg, p)
 	}

@@ -42,6 +42,11 @@ type Library struct {
 	// cell's context or output. Each replacement must have exactly the type
 	// of the symbol it replaces.
 	Bind func(h Host) map[string]reflect.Value
+	// Stateless names the package's functions whose function arguments
+	// must keep no state between calls (each is called by many runs), with
+	// the advice a cell gets in a note when a func literal it gives one
+	// assigns a variable declared outside the literal.
+	Stateless map[string]string
 }
 
 // Host is what a session offers to the compiled libraries bound to it.

@@ -80,13 +80,15 @@ func (s *Session) prepare(chunks []chunk) (units []*unit, runMain bool, err erro
 				return nil, false, err
 			}
 		case declChunk:
+			s.noteSharedState(u.file, imports)
 			if s.renameMain(u.file) {
 				runMain = true
 			}
-			if err := s.checkRedefinitions(u); err != nil {
+			if err := s.checkRedefinitions(u, imports); err != nil {
 				return nil, false, err
 			}
 		case stmtChunk:
+			s.noteSharedState(u.body, imports)
 			if err := s.checkVariables(u, imports); err != nil {
 				return nil, false, err
 			}
@@ -146,7 +148,9 @@ func (s *Session) runUnit(r *cellRun, u *unit) error {
 		fmt.Fprintln(s.out.errW, n)
 	}
 	if err != nil {
-		return s.compileError(err, r.code)
+		err = s.compileError(err, r.code)
+		s.noteFailedDecls(u)
+		return err
 	}
 	s.out.stderr.take()
 	if err := s.execute(r, prog); err != nil || r.interrupted.Load() {

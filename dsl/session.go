@@ -98,7 +98,19 @@ type Session struct {
 	// each one closes).
 	disabledPasses map[string]bool
 	preImported    []string // import paths of the pre-imported libraries
-	script         bool     // running a script: tracebacks say "the script"
+	// failedDecls are names declared by declarations that did not compile,
+	// with their cells.
+	failedDecls map[string]int
+	// stateless is Library.Stateless by import path.
+	stateless map[string]map[string]string
+	script    bool // running a script: tracebacks say "the script"
+
+	// goPanic folds repeated reports of goroutine panics.
+	goPanic struct {
+		sync.Mutex
+		last    string
+		repeats int
+	}
 
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
@@ -232,6 +244,12 @@ func (s *Session) init(opts Options) error {
 		return err
 	}
 	for _, l := range opts.Libraries {
+		if len(l.Stateless) > 0 {
+			if s.stateless == nil {
+				s.stateless = map[string]map[string]string{}
+			}
+			s.stateless[l.Path] = l.Stateless
+		}
 		if l.PreImport {
 			s.preImported = append(s.preImported, l.Path)
 			if err := s.evalSource(fmt.Sprintf("import %s %q", l.Name, l.Path)); err != nil {
@@ -340,6 +358,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 	r.ctx, r.cancelRun = context.WithCancel(s.base)
 	r.evalCtx, r.cancelEval = context.WithCancel(s.base)
 	s.out.attach(sink)
+	s.flushRepeats(true)
 	s.out.stderr.take()
 	s.mu.Lock()
 	s.cur = r
@@ -348,6 +367,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 }
 
 func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
+	s.flushRepeats(false)
 	s.out.flush()
 	s.mu.Lock()
 	s.cur = nil
@@ -466,12 +486,42 @@ func (s *Session) sleep(d time.Duration) {
 }
 
 // goroutinePanic reports a panic recovered in a goroutine a cell started.
+// The same report again (a goroutine started by a policy, at every
+// decision) is counted, not repeated: the count follows when another
+// report comes or the cell ends.
 func (s *Session) goroutinePanic(v any) {
 	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
 	if tb := s.traceback(s.out.stderr.take()); len(tb) > 0 {
 		msg += strings.Join(tb, "\n") + "\n"
 	}
+	s.goPanic.Lock()
+	defer s.goPanic.Unlock()
+	if msg == s.goPanic.last {
+		s.goPanic.repeats++
+		return
+	}
+	s.flushRepeatsLocked()
+	s.goPanic.last = msg
 	io.WriteString(s.out.errW, msg+"(recovered by routelab; the goroutine stopped, the session goes on)\n")
+}
+
+// flushRepeats reports how often the last goroutine panic was repeated.
+// At the end of a cell the report is kept (its goroutines may go on
+// panicking alike); a new cell shows its first panic in full again.
+func (s *Session) flushRepeats(newCell bool) {
+	s.goPanic.Lock()
+	defer s.goPanic.Unlock()
+	s.flushRepeatsLocked()
+	if newCell {
+		s.goPanic.last = ""
+	}
+}
+
+func (s *Session) flushRepeatsLocked() {
+	if s.goPanic.repeats > 0 {
+		fmt.Fprintf(s.out.errW, "(the same panic %d more times)\n", s.goPanic.repeats)
+		s.goPanic.repeats = 0
+	}
 }
 
 func firstLine(s string) string {

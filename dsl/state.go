@@ -40,6 +40,7 @@ func (s *Session) record(u *unit, rw *rewriter) {
 		s.syms.addImport(im[0], im[1])
 	}
 	for _, sym := range u.syms {
+		delete(s.failedDecls, sym.Name)
 		sym.Cell = s.cells
 		sym.SrcLine, sym.SrcCol = u.srcPos(s, sym)
 		s.syms.put(sym)
@@ -59,6 +60,21 @@ func (s *Session) record(u *unit, rw *rewriter) {
 // recordValueUses notes the top-level statements of a chunk that take a
 // session func as a value (not calling it), so that a redefinition can name
 // them.
+// noteFailedDecls remembers the names a declaration chunk that did not
+// compile would have declared (and that nothing declares yet), so that
+// "undefined: name" in a later cell says where it was meant to come from.
+func (s *Session) noteFailedDecls(u *unit) {
+	for _, sym := range u.syms {
+		if sym.Kind == symMethod || s.syms.get(sym.Name) != nil {
+			continue
+		}
+		if s.failedDecls == nil {
+			s.failedDecls = map[string]int{}
+		}
+		s.failedDecls[sym.Name] = s.cells
+	}
+}
+
 func (s *Session) recordValueUses(u *unit) {
 	if u.body == nil {
 		return // a function body takes the current definition each time it runs

@@ -101,3 +101,33 @@ func TestPolicyPanicIsLocatedAndStable(t *testing.T) {
 		}
 	}
 }
+
+// A policy function that changes a variable declared outside it shares that
+// state between the runs of a comparison, so the same seed can give another
+// result; the cell that makes it is told so, and a stateful policy, whose
+// state is made afresh for every run, is not.
+func TestSharedStateInPolicyIsNoted(t *testing.T) {
+	s := newSession(t)
+	_, out := exec(t, s, `scn := lab.Straggler().Rate(150).Seeds(4)
+n := 0
+counts := map[int]int{}
+cl := lab.Policy("cl", func(r lab.Replica) float64 { n++; counts[r.ID]++; return float64((n + r.ID) % 3) })`)
+	want := "note: the function given to lab.Policy (line 4:24) changes counts, n, declared outside it: every call shares them"
+	if !strings.Contains(out, want) || !strings.Contains(out, "lab.Stateful") {
+		t.Errorf("the cell's output is %q, want a note %q… naming lab.Stateful", out, want)
+	}
+	// What the note warns of: the second comparison starts from the state
+	// the first left.
+	b, _ := exec(t, s, "lab.Compare(scn, cl).String() == lab.Compare(scn, cl).String()")
+	if b.Text() != "false" {
+		t.Errorf("two comparisons of a policy with shared state gave the same result; the note's premise does not hold")
+	}
+	for _, cell := range []string{
+		`lab.Picker("first", func(v *lab.View) int { id := v.Eligible[0].ID; id++; return id - 1 })`,
+		`lab.Stateful("rr", func() lab.Hooks { k := 0; return lab.Hooks{Pick: func(v *lab.View) int { k++; return v.Eligible[k%len(v.Eligible)].ID }} })`,
+	} {
+		if _, out := exec(t, s, cell); strings.Contains(out, "note:") {
+			t.Errorf("%s\nnoted %q; it keeps no shared state", cell, out)
+		}
+	}
+}

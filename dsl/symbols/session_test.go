@@ -363,3 +363,25 @@ func main() {
 	}
 	_ = engine.StepMs
 }
+
+// A stateful policy's hooks are method values taken when each run starts,
+// so a method redefined in a later cell is what the next comparison runs:
+// the same bytes as a policy declared afresh with the new body.
+func TestStatefulHooksFollowRedefinedMethods(t *testing.T) {
+	s := newSession(t)
+	exec(t, s, `scn := lab.Straggler().Rate(150).Seeds(2)
+type sticky struct{ n int }
+func (p *sticky) pick(v *lab.View) int { return v.Eligible[0].ID }
+st := lab.Stateful("sticky", func() lab.Hooks { p := &sticky{}; return lab.Hooks{Pick: p.pick} })
+before := lab.Compare(scn, st).String()`)
+	exec(t, s, "func (p *sticky) pick(v *lab.View) int { p.n++; return v.Eligible[p.n%len(v.Eligible)].ID }")
+	b, _ := exec(t, s, `fresh := lab.Stateful("sticky", func() lab.Hooks {
+	p := &sticky{}
+	return lab.Hooks{Pick: func(v *lab.View) int { p.n++; return v.Eligible[p.n%len(v.Eligible)].ID }}
+})
+after := lab.Compare(scn, st).String()
+fmt.Sprint(after == lab.Compare(scn, fresh).String(), after == before)`)
+	if got := b.Text(); got != `"true false"` {
+		t.Errorf("after redefining sticky.pick: (same as a fresh policy, same as before) = %s, want \"true false\"", got)
+	}
+}

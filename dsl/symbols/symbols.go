@@ -61,7 +61,7 @@ func Libraries() []dsl.Library { return libraries(nil) }
 // to onPolicy when it is set.
 func libraries(onPolicy func(lab.PolicySpec)) []dsl.Library {
 	libs := []dsl.Library{
-		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy)},
+		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy), Stateless: statelessLab()},
 		{Path: EnginePath, Name: "engine", Symbols: Symbols()[EnginePath+"/engine"], Docs: EngineDocs()},
 		{Path: PlotPath, Name: "plot", Symbols: Symbols()[PlotPath+"/plot"], Docs: PlotDocs()},
 	}
@@ -82,6 +82,14 @@ func NewSession(opts dsl.Options) (*dsl.Session, error) { return NewPolicySessio
 func NewPolicySession(opts dsl.Options, onPolicy func(lab.PolicySpec)) (*dsl.Session, error) {
 	opts.Libraries = append(libraries(onPolicy), opts.Libraries...)
 	return dsl.New(opts)
+}
+
+// statelessLab are lab's functions whose function argument every run of a
+// comparison calls: state it keeps outside itself makes results depend on
+// the order of parallel runs and on earlier ones.
+func statelessLab() map[string]string {
+	const advice = "keep state in lab.Stateful, which makes it afresh for every run"
+	return map[string]string{"Policy": advice, "Picker": advice, "Score": advice}
 }
 
 // labBinder returns the Bind of lab: it replaces lab's package-level entry

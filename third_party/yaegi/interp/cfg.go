@@ -689,6 +689,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if dest.typ.incomplete {
 						return
 					}
+					if atyp == nil && dest.typ.cat == nilT {
+						// routelab patch: the compiler crashed on x := nil.
+						err = src.cfgErrorf("use of untyped nil in assignment")
+						return
+					}
 					if sc.global {
 						// Do not overload existing symbols (defined in GTA) in global scope.
 						sym, _, _ = sc.lookup(dest.ident)
@@ -1822,8 +1827,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					return
 				}
 				// TODO(mpl): move any of that code to typecheck?
+				// The node tells an untyped constant's value to assignableTo.
+				// routelab patch: a typed value's type is shared (a function's
+				// type is its declaration's), so its node is put back: a
+				// function returned by name stopped being seen as named.
+				saved := c.typ.node
 				c.typ.node = c
-				if !c.typ.assignableTo(typ) {
+				assignable := c.typ.assignableTo(typ)
+				if !c.typ.untyped {
+					c.typ.node = saved
+				}
+				if !assignable && c.typ.cat == nilT {
+					err = c.cfgErrorf("cannot use nil as %s value in return statement", typeText(typ))
+					return
+				}
+				if !assignable {
 					err = c.cfgErrorf("cannot use %s (type %s) as type %s in return statement", exprText(c), typeText(c.typ), typeText(typ))
 					return
 				}
@@ -1860,7 +1878,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.action = aGetSym
 					n.gen = nop
 				} else {
-					err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)", n.child[0].ident, name, pkg, name)
+					names := make([]string, 0, len(interp.binPkg[pkg]))
+					for k := range interp.binPkg[pkg] {
+						names = append(names, k)
+					}
+					err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)%s", n.child[0].ident, name, pkg, name, didYouMean(n.child[0].ident, name, names))
 				}
 			case n.typ.cat == srcPkgT:
 				pkg, name := n.child[0].sym.typ.path, n.child[1].ident
@@ -3073,7 +3095,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 				n.typ.recv = n.typ
 			}
 		case n.typ.TypeOf().Kind() == reflect.Ptr:
-			if field, ok := n.typ.rtype.Elem().FieldByName(name); ok {
+			if field, ok := n.typ.rtype.Elem().FieldByName(name); ok && field.IsExported() {
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getPtrIndexSeq
@@ -3081,7 +3103,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			}
 			err = undefinedMember(n, name)
 		case n.typ.TypeOf().Kind() == reflect.Struct:
-			if field, ok := n.typ.rtype.FieldByName(name); ok {
+			if field, ok := n.typ.rtype.FieldByName(name); ok && field.IsExported() {
 				n.typ = valueTOf(field.Type)
 				n.val = field.Index
 				n.gen = getIndexSeq
@@ -3118,7 +3140,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = valueTOf(method.Type, withRecv(valueTOf(reflect.PtrTo(n.typ.val.rtype), isBinMethod())))
 			n.recv = &receiver{node: n.child[0]}
 			n.action = aGetMethod
-		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok {
+		} else if field, ok := n.typ.val.rtype.FieldByName(name); ok && field.IsExported() {
 			n.typ = valueTOf(field.Type)
 			n.val = field.Index
 			n.gen = getPtrIndexSeq

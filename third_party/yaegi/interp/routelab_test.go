@@ -202,6 +202,27 @@ func TestRoutelabRedefinitionBindsLate(t *testing.T) {
 		{src: `T{}.N()`, want: "7"}, // a method naming a redefined method
 		{src: `s.M()`, want: "7"},   // through an interface
 		{src: `T.M(T{})`, want: "7"},
+		// A value taken after a redefinition by code compiled before it is
+		// the new version (a stateful policy's hooks, lab.Hooks{Pick: p.pick}).
+		{src: `import "strings"`},
+		{src: `func price() int { return 1 }`},
+		{src: `func bound() func() int { return T{}.M }`},
+		{src: `func named() func() int { return price }`},
+		{src: `func hooks() struct{ F func() int } { return struct{ F func() int }{F: T{}.M} }`},
+		{src: `func both() []func() int { return []func() int{T{}.M, price} }`},
+		{src: `func (T) R(r rune) rune { return r + 1 }`},
+		{src: `func apply() string { return strings.Map(T{}.R, "ab") }`},
+		{src: `apply()`, want: "bc"},
+		{src: `named()()`, want: "1"},
+		{src: `func (T) M() int { return 8 }`},
+		{src: `func (T) R(r rune) rune { return r + 2 }`},
+		{src: `func price() int { return 3 }`},
+		{src: `bound()()`, want: "8"},
+		{src: `named()()`, want: "3"},
+		{src: `hooks().F()`, want: "8"},
+		{src: `both()[0]() + 10*both()[1]()`, want: "38"},
+		{src: `apply()`, want: "cd"},
+		{src: `func (T) M() int { return 7 }`},
 		// A new signature is a new function: earlier callers keep the old.
 		{src: `func cost() string { return "x" }`},
 		{src: `caller()`, want: "20"},
@@ -420,6 +441,69 @@ func TestRoutelabMoreMessages(t *testing.T) {
 		{src: `var arr [3]int`},
 		{src: `arr[5] = 1`, err: true, want: "invalid argument: index 5 out of bounds [0:3]"},
 		{src: `for i := range 3.5 { _ = i }`, err: true, want: "cannot range over 3.5 (type untyped float)"},
+	})
+}
+
+// A selector that names nothing suggests what it is most likely a typo of;
+// a compiled type's unexported field cannot be reached (reading it panicked
+// in reflect at run time).
+func TestRoutelabSuggestions(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `import ("fmt"; "strings"; "time")`},
+		{src: `strings.ToUpperr("a")`, err: true, want: "undefined: strings.ToUpperr (package \"strings\" has no symbol ToUpperr) (did you mean strings.ToUpper?)"},
+		{src: `fmt.Printn("a")`, err: true, want: "(did you mean fmt.Println?)"},
+		{src: `strings.Qqqqq()`, err: true, want: "has no symbol Qqqqq)"},
+		{src: `var sb strings.builder`, err: true, want: "(did you mean strings.Builder?)"},
+		{src: `type P struct{ Alpha int }`},
+		{src: `func (P) Score() int { return 1 }`},
+		{src: `p := P{}`},
+		{src: `p.Scor()`, err: true, want: "p.Scor undefined (type P has no field or method Scor) (did you mean p.Score?)"},
+		{src: `p.alpha`, err: true, want: "(did you mean p.Alpha?)"},
+		{src: `P{alpha: 1}`, err: true, want: "unknown field alpha in struct literal of type P (did you mean Alpha?)"},
+		{src: `var b strings.Builder`},
+		{src: `b.Writestring("x")`, err: true, want: "(did you mean b.WriteString?)"},
+		{src: `b.buf`, err: true, want: "b.buf undefined (cannot refer to unexported field buf)"},
+		{src: `x := b.buf`, err: true, want: "b.buf undefined (cannot refer to unexported field buf)"},
+		{src: `func f(b *strings.Builder) int { return len(b.buf) }`, err: true, want: "cannot refer to unexported field buf"},
+		{src: `time.Time{wall: 1}`, err: true, want: "unknown field wall in struct literal of type time.Time"},
+		{src: `p.Score() + len(b.String())`, want: "1"},
+	})
+}
+
+// An index out of range fails with Go's run-time error, naming the index
+// and the length, for reads and writes, in functions and at the top level.
+func TestRoutelabIndexOutOfRange(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `xs := []int{1, 2, 3}`},
+		{src: `i := 5`},
+		{src: `xs[i]`, err: true, want: "runtime error: index out of range [5] with length 3"},
+		{src: `func at(k int) int { return xs[k] }`},
+		{src: `at(-1)`, err: true, want: "runtime error: index out of range [-1] with length 3"},
+		{src: `func set(k int) { xs[k] = 0 }`},
+		{src: `set(3)`, err: true, want: "runtime error: index out of range [3] with length 3"},
+		{src: `s := "ab"`},
+		{src: `s[i]`, err: true, want: "runtime error: index out of range [5] with length 2"},
+		{src: `var arr [2]bool`},
+		{src: `if arr[i] {}`, err: true, want: "runtime error: index out of range [5] with length 2"},
+		{src: `at(2) + int(s[1])`, want: "101"},
+	})
+}
+
+// nil where no nil fits (a struct, a number, an untyped definition) is a
+// compile error as in Go; the compiler used to crash on it (a nil pointer
+// dereference, "nil reflect type").
+func TestRoutelabNilWhereNoNilFits(t *testing.T) {
+	runSteps(t, interp.Options{}, []step{
+		{src: `import "strings"`},
+		{src: `type H struct{ A int }`},
+		{src: `func f() H { return nil }`, err: true, want: "cannot use nil as H value in return statement"},
+		{src: `func g() (strings.Builder, int) { return nil, 1 }`, err: true, want: "cannot use nil as strings.Builder value in return statement"},
+		{src: `func k() int { return nil }`, err: true, want: "cannot use nil as int value in return statement"},
+		{src: `func c() H { return H(nil) }`, err: true, want: "cannot convert"},
+		{src: `func d() { x := nil; _ = x }`, err: true, want: "use of untyped nil in assignment"},
+		{src: `x := nil`, err: true, want: "use of untyped nil"},
+		{src: `func ok() (*H, error) { return nil, nil }`},
+		{src: `p, err := ok(); p == nil && err == nil`, want: "true"},
 	})
 }
 

@@ -993,14 +993,10 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 }
 
 func genFunctionWrapper(n *node) func(*frame) reflect.Value {
-	var def *node
-	var ok bool
-
-	if def, ok = n.val.(*node); !ok {
+	def0, ok := n.val.(*node)
+	if !ok {
 		return genValueAsFunctionWrapper(n)
 	}
-	start := def.child[3].start
-	numRet := len(def.typ.ret)
 	var rcvr func(*frame) reflect.Value
 
 	if n.recv != nil {
@@ -1009,6 +1005,11 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	funcType := n.typ.TypeOf()
 
 	return func(f *frame) reflect.Value {
+		// The value takes the function or method as redefined when it is
+		// taken, not when the code taking it was compiled (routelab patch).
+		def := latestDefinition(def0)
+		start := def.child[3].start
+		numRet := len(def.typ.ret)
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
@@ -1754,7 +1755,7 @@ func getIndexArray(n *node) {
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				r := value0(f).Index(ai)
+				r := indexAt(value0(f), ai)
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1763,7 +1764,7 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i] = value0(f).Index(ai)
+				getFrame(f, l).data[i] = indexAt(value0(f), ai)
 				return tnext
 			}
 		}
@@ -1774,7 +1775,7 @@ func getIndexArray(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				r := value0(f).Index(int(vi))
+				r := indexAt(value0(f), int(vi))
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1784,7 +1785,7 @@ func getIndexArray(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				_, vi := value1(f)
-				getFrame(f, l).data[i] = value0(f).Index(int(vi))
+				getFrame(f, l).data[i] = indexAt(value0(f), int(vi))
 				return tnext
 			}
 		}
@@ -2468,6 +2469,12 @@ func _return(n *node) {
 		case errorT:
 			values[i] = genInterfaceWrapper(c, t.TypeOf())
 		case funcT:
+			if isNamedFuncSrc(c.typ) {
+				// A function named by the return statement (routelab patch:
+				// yaegi returned its declaration node, which failed to set).
+				values[i] = genFuncValue(c)
+				break
+			}
 			values[i] = genValue(c)
 		case valueT:
 			switch t.rtype.Kind() {

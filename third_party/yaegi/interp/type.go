@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"go/constant"
+	"go/token"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -1013,7 +1014,16 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 					break
 				}
 			}
-			err = n.cfgErrorf("undefined selector %s.%s", lt.path, name)
+			names := make([]string, 0, len(interp.binPkg[lt.path]))
+			for k := range interp.binPkg[lt.path] {
+				names = append(names, k)
+			}
+			for k := range interp.srcPkg[lt.path] {
+				if token.IsExported(k) {
+					names = append(names, k)
+				}
+			}
+			err = n.cfgErrorf("undefined: %s.%s (package %q has no symbol %s)%s", n.child[0].ident, name, lt.path, name, didYouMean(n.child[0].ident, name, names))
 		default:
 			if m, _ := lt.lookupMethod(name); m != nil {
 				t, err = nodeType2(interp, sc, m.child[2], seen)
@@ -1024,7 +1034,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			} else if bs, _, ok := lt.lookupBinField(name); ok {
 				t = valueTOf(bs.Type, withScope(sc))
 			} else {
-				err = lt.node.cfgErrorf("undefined selector %s", name)
+				err = undefinedMemberOf(n, lt, name)
 			}
 		}
 
@@ -1116,7 +1126,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 	}
 
 	if err == nil && t != nil && t.cat == nilT && !t.incomplete {
-		err = n.cfgErrorf("use of untyped nil %s", t.name)
+		err = n.cfgErrorf("%s", strings.TrimSpace("use of untyped nil "+t.name))
 	}
 
 	// The existing symbol data needs to be recovered, but not in the
@@ -1487,6 +1497,10 @@ func (t *itype) assignableTo(o *itype) bool {
 	if t.isNil() && o.hasNil() || o.isNil() && t.hasNil() {
 		return true
 	}
+	if t.isNil() || o.isNil() {
+		// routelab patch: nil has no reflect type (it crashed the compiler).
+		return false
+	}
 
 	if t.TypeOf().AssignableTo(o.TypeOf()) {
 		return true
@@ -1528,6 +1542,9 @@ func (t *itype) assignableTo(o *itype) bool {
 func (t *itype) convertibleTo(o *itype) bool {
 	if t.assignableTo(o) {
 		return true
+	}
+	if t.isNil() || o.isNil() {
+		return false // routelab patch: as in assignableTo
 	}
 
 	// unsafe checks
@@ -1791,6 +1808,11 @@ func (t *itype) lookupBinField(name string) (s reflect.StructField, index []int,
 		return
 	}
 	s, ok = rt.FieldByName(name)
+	if ok && t.cat == valueT && !s.IsExported() {
+		// routelab patch: a compiled type's unexported field is not
+		// reachable (reading it panicked in reflect).
+		return reflect.StructField{}, nil, false
+	}
 	if !ok {
 		for i, f := range t.field {
 			if f.embed {

@@ -399,7 +399,11 @@ func (check typecheck) structLitExpr(child []*node, typ *itype) error {
 			}
 			i := typ.fieldIndex(name)
 			if i < 0 {
-				return c.cfgErrorf("unknown field %s in struct literal", name)
+				names := make([]string, len(typ.field))
+				for k, f := range typ.field {
+					names[k] = f.name
+				}
+				return c.cfgErrorf("unknown field %s in struct literal of type %s%s", name, typeText(typ), didYouMean("", name, names))
 			}
 			field := typ.field[i]
 
@@ -457,8 +461,16 @@ func (check typecheck) structBinLitExpr(child []*node, typ reflect.Type) error {
 				return c.cfgErrorf("invalid field name %s in struct literal", key.typ.id())
 			}
 			field, ok := typ.FieldByName(name)
-			if !ok {
-				return c.cfgErrorf("unknown field %s in struct literal", name)
+			if !ok || !field.IsExported() {
+				// routelab patch: a compiled type's unexported field is
+				// unknown here, as in Go; the message suggests a field.
+				var names []string
+				for k := 0; k < typ.NumField(); k++ {
+					if f := typ.Field(k); f.IsExported() {
+						names = append(names, f.Name)
+					}
+				}
+				return c.cfgErrorf("unknown field %s in struct literal of type %s%s", name, typ, didYouMean("", name, names))
 			}
 
 			if err := check.assignment(val, valueTOf(field.Type), "struct literal"); err != nil {
