@@ -7,6 +7,7 @@ import (
 	randv2 "math/rand/v2"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // Calls from compiled code back into cells — a scripted policy's decisions
@@ -58,6 +59,8 @@ func (s *Session) callback(src RandSource, call func()) {
 		defer s.rand.Store(nil)
 	}
 	s.out.stderr.take() // frames of earlier panics are not this call's
+	s.calling.Store(true)
+	defer s.calling.Store(false)
 	defer func() {
 		if r := recover(); r != nil {
 			panic(&CallbackPanic{Value: r, Where: s.traceback(s.out.stderr.take())})
@@ -172,6 +175,34 @@ func (s *Session) randSymbols() (v1, v2 map[string]reflect.Value) {
 		}),
 	}
 	return v1, v2
+}
+
+// timeSymbols replace time.Sleep in cells by one an interrupt ends, and
+// time.Now, Since and Until by ones that remember being called back by a
+// library: a policy reading the wall clock decides by when and how fast
+// its runs ran, so a seed no longer fixes its result. The cell then ends
+// with a note (noteWallClock). The clock itself is left alone: a policy
+// may time itself, and cells time what they like.
+func (s *Session) timeSymbols() map[string]reflect.Value {
+	mark := func() {
+		if s.calling.Load() {
+			s.wallClock.Store(true)
+		}
+	}
+	return map[string]reflect.Value{
+		"Sleep": reflect.ValueOf(s.sleep),
+		"Now":   reflect.ValueOf(func() time.Time { mark(); return time.Now() }),
+		"Since": reflect.ValueOf(func(t time.Time) time.Duration { mark(); return time.Since(t) }),
+		"Until": reflect.ValueOf(func(t time.Time) time.Duration { mark(); return time.Until(t) }),
+	}
+}
+
+// noteWallClock ends a cell whose runs' policies read the wall clock with
+// a note saying what that costs and what to use instead.
+func (s *Session) noteWallClock() {
+	if s.wallClock.Swap(false) {
+		fmt.Fprintln(s.out.errW, "note: a scripted policy read the wall clock (time.Now, time.Since or time.Until) during its runs: its decisions then depend on when and how fast the runs ran, so the same seed can give another result; the run's own clock is v.Now (simulated milliseconds) in a lab.Picker or a lab.Stateful hook")
+	}
 }
 
 // or1 calls method on the callback's generator, or global without one.

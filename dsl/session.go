@@ -92,6 +92,9 @@ type Session struct {
 
 	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
+	// calling is set while a library's callback runs cell code; wallClock
+	// records that such code read the wall clock (clockSymbols).
+	calling, wallClock atomic.Bool
 
 	std map[string][]string // standard package name -> import paths
 	// disabledPasses turns rewrite passes off (gaps_test.go shows the gap
@@ -216,8 +219,9 @@ func (s *Session) init(opts Options) error {
 		// so yaegi would leave the process's in place.
 		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
-		// time.Sleep in cells: an interrupt ends it at once.
-		{"time/time": {"Sleep": reflect.ValueOf(s.sleep)}},
+		// time.Sleep in cells: an interrupt ends it at once; time.Now, Since
+		// and Until note a policy reading the wall clock (callback.go).
+		{"time/time": s.timeSymbols()},
 		// math/rand's top-level functions: seeded in lab runs (callback.go).
 		{"math/rand/rand": rand1, "math/rand/v2/rand": rand2},
 	}
@@ -359,6 +363,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 	r.evalCtx, r.cancelEval = context.WithCancel(s.base)
 	s.out.attach(sink)
 	s.flushRepeats(true)
+	s.wallClock.Store(false) // background work's, between cells: not this cell's
 	s.out.stderr.take()
 	s.mu.Lock()
 	s.cur = r
@@ -368,6 +373,7 @@ func (s *Session) startCell(ctx context.Context, code string, sink display.Sink)
 
 func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
 	s.flushRepeats(false)
+	s.noteWallClock()
 	s.out.flush()
 	s.mu.Lock()
 	s.cur = nil

@@ -131,3 +131,36 @@ cl := lab.Policy("cl", func(r lab.Replica) float64 { n++; counts[r.ID]++; return
 		}
 	}
 }
+
+// A policy reading the wall clock during its runs, in a func literal or a
+// stateful policy's method alike, ends the cell with a note; the clock
+// read outside runs, or a policy that does not read it, gets none.
+func TestWallClockInPolicyIsNoted(t *testing.T) {
+	s := newSession(t)
+	const note = "note: a scripted policy read the wall clock"
+	exec(t, s, `import "time"`)
+	exec(t, s, `scn := lab.Straggler().Rate(150).Seeds(2)
+type timed struct{ last time.Time }
+func (p *timed) pick(v *lab.View) int {
+	if time.Since(p.last) > time.Millisecond { p.last = time.Now() }
+	return v.Eligible[0].ID
+}`)
+	for _, c := range []struct {
+		cell string
+		note bool
+	}{
+		{`t0 := time.Now(); time.Sleep(time.Millisecond); _ = time.Since(t0) + time.Until(t0)`, false},
+		{`lab.Compare(scn, lab.Picker("by-clock", func(v *lab.View) int { return v.Eligible[int(time.Now().UnixNano())%len(v.Eligible)].ID }))`, true},
+		{`lab.Compare(scn, lab.Picker("first", func(v *lab.View) int { return v.Eligible[0].ID }))`, false},
+		{`lab.Compare(scn, lab.Stateful("timed", func() lab.Hooks { p := &timed{}; return lab.Hooks{Pick: p.pick} }))`, true},
+		{`lab.Compare(scn, lab.LeastQueue())`, false},
+	} {
+		_, out := exec(t, s, c.cell)
+		if got := strings.Contains(out, note); got != c.note {
+			t.Errorf("%s\noutput %q; want the note: %v", c.cell, out, c.note)
+		}
+		if c.note && strings.Count(out, note) != 1 {
+			t.Errorf("%s\nthe note appears %d times, want once", c.cell, strings.Count(out, note))
+		}
+	}
+}
