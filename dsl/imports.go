@@ -204,14 +204,16 @@ func closest(name string, names []string) string {
 		if n == name || strings.HasPrefix(n, "_rl") || !token.IsIdentifier(n) {
 			continue
 		}
-		if d := editDistance(name, n); d < bestD {
+		if d := EditDistance(name, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in runes: how
+// far a misspelt name is from one a session, or the CLI, knows.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

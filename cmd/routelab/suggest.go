@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/engine"
 )
 
@@ -32,7 +33,7 @@ func didYouMean(err error) string {
 	}
 	best, bestD := "", max(1, len(name)/3)+1 // a slip: at most a third of the name
 	for _, n := range names {
-		if d := editDistance(strings.ToLower(name), n); d < bestD {
+		if d := dsl.EditDistance(strings.ToLower(name), n); d < bestD {
 			best, bestD = n, d
 		}
 	}
@@ -40,26 +41,4 @@ func didYouMean(err error) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
