@@ -1,6 +1,6 @@
 module github.com/routelab/routelab
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/chromedp/cdproto v0.0.0-20260321001828-e3e3800016bc
@@ -12,6 +12,7 @@ require (
 	github.com/spf13/pflag v1.0.9
 	github.com/traefik/yaegi v0.16.1
 	github.com/yuin/goldmark v1.8.7
+	golang.org/x/tools v0.52.0
 )
 
 require (
@@ -25,8 +26,8 @@ require (
 	github.com/gobwas/ws v1.4.0 // indirect
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	golang.org/x/sync v0.7.0 // indirect
-	golang.org/x/sys v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.15.0 // indirect
 )
 

@@ -192,7 +192,7 @@ func TestBadPoliciesFile(t *testing.T) {
 	var stderr bytes.Buffer
 	path := writePolicies(t, "var mine = lab.Policy(\"mine\", func(r lab.Replica) float64 {\n\treturn r.Outstanding + \"x\"\n})\n")
 	c := startConsole(t, Config{Policies: path, Stderr: &stderr})
-	want := path + ": CompileError: 2:9: invalid operation: mismatched types int and untyped string"
+	want := path + ": CompileError: 2:9: invalid operation: r.Outstanding + \"x\" (mismatched types int and untyped string)"
 	if !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}

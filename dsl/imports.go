@@ -139,7 +139,11 @@ func undefinedName(err error) string {
 // hint completes a message about an undefined name: the import to add for
 // a package of the session's libraries, or the declared name it is closest
 // to.
-func (s *Session) hint(msg string) string {
+func (s *Session) hint(msg string) string { return s.hintFor(msg, false) }
+
+// hintFor is hint for a name used as a package (name.X) or not: only a
+// name used as a package is offered the standard package nearest to it.
+func (s *Session) hintFor(msg string, asPackage bool) string {
 	m := undefinedMsg().FindStringSubmatch(msg)
 	if m == nil {
 		return msg
@@ -154,7 +158,7 @@ func (s *Session) hint(msg string) string {
 	if q := s.qualified(name); q != "" {
 		return fmt.Sprintf("%s (did you mean %s?)", msg, q)
 	}
-	if near := closest(name, s.visibleNames()); near != "" {
+	if near := closest(name, s.visibleNames(asPackage)); near != "" {
 		return fmt.Sprintf("%s (did you mean %s?)", msg, near)
 	}
 	return msg
@@ -178,12 +182,14 @@ func (s *Session) qualified(name string) string {
 	return ""
 }
 
-// visibleNames are the names a cell can use: the session's declarations,
-// its imports and the standard package names.
-func (s *Session) visibleNames() []string {
+// visibleNames are the names a cell can use: the session's declarations
+// and its imports, with packages the standard package names.
+func (s *Session) visibleNames(packages bool) []string {
 	names := s.syms.names()
-	for name := range s.std {
-		names = append(names, name)
+	if packages {
+		for name := range s.std {
+			names = append(names, name)
+		}
 	}
 	return names
 }
@@ -204,11 +210,24 @@ func closest(name string, names []string) string {
 		if n == name || strings.HasPrefix(n, "_rl") || !token.IsIdentifier(n) {
 			continue
 		}
-		if d := EditDistance(name, n); d < bestD {
+		// On a tie, a name the typed one lacks letters of (Printn: Println,
+		// not Print or Printf): letters are dropped more often than mistyped.
+		if d := EditDistance(name, n); d < bestD || (d == bestD && !subsequence(name, best) && subsequence(name, n)) {
 			best, bestD = n, d
 		}
 	}
 	return best
+}
+
+// subsequence reports whether a's runes appear in b in order.
+func subsequence(a, b string) bool {
+	ra := []rune(a)
+	for _, r := range b {
+		if len(ra) > 0 && ra[0] == r {
+			ra = ra[1:]
+		}
+	}
+	return len(ra) == 0
 }
 
 // EditDistance is the Levenshtein distance between a and b, in runes: how

@@ -14,9 +14,6 @@ var passes = []pass{
 	{name: passTopLevelDefer, run: stmtsOnly(rejectTopLevelDefer),
 		gap: "a defer at the top level of a cell runs again at the end of every later cell (it is deferred on the interpreter's global frame)",
 		fix: "refused: put the code in a function"},
-	{name: passMissingReturn, run: func(rw *rewriter, u *unit) { rejectMissingReturn(rw, u.node()) },
-		gap: "a function with results whose body can end without a return compiles, and returns zero values",
-		fix: "refused with Go's message, missing return"},
 	{name: passTypeParams, run: declsOnly(func(_ *rewriter, f *ast.File) { renameTypeParams(f) }),
 		gap: "a type parameter named like a type of the session (T, E) replaces that type in the session when the generic is declared or instantiated",
 		fix: "type parameters are renamed with a prefix no cell uses"},
@@ -42,7 +39,6 @@ var passes = []pass{
 
 const (
 	passTopLevelDefer    = "top-level-defer"
-	passMissingReturn    = "missing-return"
 	passTypeParams       = "type-params"
 	passRangeInt         = "range-int"
 	passLoopVars         = "loop-vars"

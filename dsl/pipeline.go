@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/token"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -25,6 +26,7 @@ type unit struct {
 	imports [][2]string        // (name, path) pairs the chunk imports
 	changed map[string]*symbol // redefined names, with their previous symbols
 	last    bool               // the cell's last chunk: its final expression is shown
+	check   *cellCheck         // what Go's type checker found in the cell (nil: not checked)
 }
 
 // node is what the chunk compiles: a file of declarations or a block of
@@ -45,11 +47,19 @@ func (s *Session) runCell(r *cellRun, code string) error {
 	if pkg != "" && pkg != "main" {
 		return newError(CompileError, &cellError{Line: 1, Col: 1, Msg: fmt.Sprintf("package %s: cells and scripts are package main", pkg)}, nil, code)
 	}
+	if pkg == "main" {
+		chunks = fileChunks(chunks)
+	}
 	units, runMain, err := s.prepare(chunks)
 	if err != nil {
 		return s.compileError(err, code)
 	}
+	cc, err := s.goCheck(code, chunks)
+	if err != nil {
+		return err
+	}
 	for i, u := range units {
+		u.check = cc
 		u.last = i == len(units)-1 && !runMain
 		if err := s.runUnit(r, u); err != nil {
 			return err
@@ -63,6 +73,56 @@ func (s *Session) runCell(r *cellRun, code string) error {
 		return s.runUnit(r, u)
 	}
 	return nil
+}
+
+// fileChunks makes a Go file (a package clause, imports, then only
+// declarations) one chunk of declarations after its imports, so that its
+// declarations refer to each other in any order and its variables are
+// initialised in Go's order, as in a Go package. Other cells keep their
+// chunks, which run in order.
+func fileChunks(chunks []chunk) []chunk {
+	var imports []chunk
+	var decls *chunk
+	for _, c := range chunks {
+		switch {
+		case decls == nil && (c.Kind == importChunk || (c.Kind == stmtChunk && blank(c.Text))):
+			imports = append(imports, c)
+		case c.Kind == stmtChunk && !onlyDecls(c.Text):
+			return chunks
+		case decls == nil:
+			d := c
+			d.Kind = declChunk
+			decls = &d
+		default:
+			decls.Text += c.Text
+		}
+	}
+	if decls == nil {
+		return chunks
+	}
+	return append(imports, *decls)
+}
+
+// blank reports whether text is only space and comments.
+func blank(text string) bool {
+	toks, err := scanAll(text)
+	return err == nil && len(toks) == 0
+}
+
+// onlyDecls reports whether statements are declarations only.
+func onlyDecls(stmts string) bool {
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p; func _() {"+stmts+"\n}", 0)
+	if err != nil {
+		return false
+	}
+	for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+		switch st.(type) {
+		case *ast.DeclStmt, *ast.EmptyStmt:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // prepare parses every chunk and checks what can be checked before anything
@@ -139,6 +199,7 @@ func (s *Session) parseAt(c chunk, n int) (*unit, error) {
 // runUnit rewrites, compiles and runs one chunk.
 func (s *Session) runUnit(r *cellRun, u *unit) error {
 	rw := s.newRewriter()
+	s.typedRewrite(u.check, u)
 	fin := s.rewrite(rw, u)
 	if rw.err != nil {
 		return s.compileError(rw.err, r.code)
@@ -153,6 +214,9 @@ func (s *Session) runUnit(r *cellRun, u *unit) error {
 		return err
 	}
 	s.out.stderr.take()
+	// The chunk's variables exist from here on, even if it fails while it
+	// runs.
+	s.check.commit(u.check, u.chunk)
 	if err := s.execute(r, prog); err != nil || r.interrupted.Load() {
 		return s.runError(r, err)
 	}

@@ -115,6 +115,11 @@ type Session struct {
 		repeats int
 	}
 
+	// check is Go's type checker over the session (typecheck.go); hidden
+	// are packages imported under hidden names for the types it writes out.
+	check  *goChecker
+	hidden map[string]string
+
 	exec  sync.Mutex // held by Execute
 	mu    sync.Mutex // guards cur
 	cur   *cellRun
@@ -157,6 +162,7 @@ func New(opts Options) (*Session, error) {
 		docs:    map[string]map[string]string{},
 		grace:   DefaultInterruptGrace,
 		std:     stdIndex(),
+		hidden:  map[string]string{},
 	}
 	if opts.InterruptGrace > 0 {
 		s.grace = opts.InterruptGrace
@@ -246,6 +252,9 @@ func (s *Session) init(opts Options) error {
 	}
 	if err := s.loadPrelude(); err != nil {
 		return err
+	}
+	if s.check, err = newSessionChecker(opts.Libraries); err != nil {
+		return fmt.Errorf("dsl: %w", err)
 	}
 	for _, l := range opts.Libraries {
 		if len(l.Stateless) > 0 {

@@ -81,7 +81,7 @@ func (s *Session) recordValueUses(u *unit) {
 	}
 	for _, st := range u.body.List {
 		for _, name := range funcValues(st, s.syms) {
-			s.syms.addValueUse(name, valueUse{Cell: s.cells, Text: exprString(st)})
+			s.syms.addValueUse(name, valueUse{Cell: s.cells, Text: u.source(s, st)})
 		}
 	}
 }
@@ -302,4 +302,32 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// source is the cell's text of a node of the chunk, shortened for messages
+// like exprString: the rewrites may have changed the node.
+func (u *unit) source(s *Session, n ast.Node) string {
+	fset := s.in.FileSet()
+	lines := lineStarts(u.Text)
+	offset := func(pos token.Pos) int {
+		p := fset.Position(pos)
+		_, l := splitLine(p.Line)
+		rel := l - u.Line
+		if rel < 0 || rel >= len(lines) {
+			return -1
+		}
+		if rel == 0 {
+			return p.Column - u.Col
+		}
+		return lines[rel] + p.Column - 1
+	}
+	a, b := offset(n.Pos()), offset(n.End())
+	if a < 0 || b > len(u.Text) || a > b {
+		return exprString(n)
+	}
+	text := strings.Join(strings.Fields(u.Text[a:b]), " ")
+	if len(text) > 60 {
+		text = text[:57] + "..."
+	}
+	return text
 }

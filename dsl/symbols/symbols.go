@@ -6,6 +6,7 @@
 package symbols
 
 import (
+	_ "embed"
 	"reflect"
 	"sync"
 
@@ -17,9 +18,16 @@ import (
 
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dsltypes -o types.bin github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go -func LabDocs github.com/routelab/routelab/lab
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o engine_docs.go -func EngineDocs github.com/routelab/routelab/engine
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o plot_docs.go -func PlotDocs github.com/routelab/routelab/plot
+
+// typesBin is the exposed packages' type information, for Go's type
+// checker in front of the interpreter.
+//
+//go:embed types.bin
+var typesBin []byte
 
 // symbols is filled by the generated files (yaegi extract's layout), each
 // of which registers its table with lazily.
@@ -61,12 +69,12 @@ func Libraries() []dsl.Library { return libraries(nil) }
 // to onPolicy when it is set.
 func libraries(onPolicy func(lab.PolicySpec)) []dsl.Library {
 	libs := []dsl.Library{
-		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), PreImport: true, Bind: labBinder(onPolicy), Stateless: statelessLab()},
-		{Path: EnginePath, Name: "engine", Symbols: Symbols()[EnginePath+"/engine"], Docs: EngineDocs()},
-		{Path: PlotPath, Name: "plot", Symbols: Symbols()[PlotPath+"/plot"], Docs: PlotDocs()},
+		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), Types: typesBin, PreImport: true, Bind: labBinder(onPolicy), Stateless: statelessLab()},
+		{Path: EnginePath, Name: "engine", Symbols: Symbols()[EnginePath+"/engine"], Docs: EngineDocs(), Types: typesBin},
+		{Path: PlotPath, Name: "plot", Symbols: Symbols()[PlotPath+"/plot"], Docs: PlotDocs(), Types: typesBin},
 	}
 	for _, name := range []string{"charts", "opts", "types"} {
-		libs = append(libs, dsl.Library{Path: echarts + name, Name: name, Symbols: Symbols()[echarts+name+"/"+name]})
+		libs = append(libs, dsl.Library{Path: echarts + name, Name: name, Symbols: Symbols()[echarts+name+"/"+name], Types: typesBin})
 	}
 	return libs
 }

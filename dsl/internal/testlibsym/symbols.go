@@ -5,6 +5,7 @@
 package testlibsym
 
 import (
+	_ "embed"
 	"reflect"
 
 	"github.com/routelab/routelab/dsl"
@@ -12,6 +13,7 @@ import (
 )
 
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/dsl/internal/testlib
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dsltypes -o types.bin github.com/routelab/routelab/dsl/internal/testlib
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o docs.go github.com/routelab/routelab/dsl/internal/testlib
 
 // symbols is filled by the generated file (yaegi extract's layout).
@@ -24,6 +26,9 @@ func lazily(load func()) struct{} {
 	return struct{}{}
 }
 
+//go:embed types.bin
+var typesBin []byte
+
 // Path is testlib's import path.
 const Path = "github.com/routelab/routelab/dsl/internal/testlib"
 
@@ -35,6 +40,7 @@ func Library(preImport bool) dsl.Library {
 		Name:      "testlib",
 		Symbols:   symbols[Path+"/testlib"],
 		Docs:      Docs(),
+		Types:     typesBin,
 		PreImport: preImport,
 		Bind:      Bind,
 	}

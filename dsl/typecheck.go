@@ -1,0 +1,740 @@
+package dsl
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"path"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Go's type checker decides what a cell means. Before any chunk of a cell
+// runs, the cell is checked by go/types as part of a package main that
+// holds the session's earlier declarations; what Go refuses is refused with
+// its message, and what Go accepts is handed to the interpreter with the
+// types Go gave it (typed.go). The transformation of a cell into that
+// package (docs/dsl.md, "A cell is Go"):
+//
+//   - the cell's imports, the session's imports and the lab prelude's names
+//     (display and friends) are in scope; an unused import is no error;
+//   - its func, type and const declarations are package-level declarations,
+//     replacing the session's declarations of the same names;
+//   - its statements, in order, are the body of one function; a variable
+//     they declare at the top level is not an unused variable: it becomes
+//     a session variable, a package-level variable of later cells, with the
+//     type Go gave it;
+//   - a final expression statement is shown, so it is no unused value;
+//   - a standard package used without an import is imported (imports.go).
+//
+// Earlier declarations take part without their bodies: a function of an
+// earlier cell is checked once, in its cell.
+
+// goChecker holds what the type checker knows of the session.
+type goChecker struct {
+	fset    *token.FileSet
+	imp     *typeImporter
+	prelude []ast.Decl
+	// decls are the session's declarations by symbol name ("T.m" for a
+	// method), function bodies dropped, constants with their values.
+	decls map[string]ast.Decl
+	// vars are the session variables and their types.
+	vars map[string]types.Type
+	// unchecked are import paths of libraries without type information:
+	// cells that use them are not type-checked.
+	unchecked map[string]bool
+}
+
+func newGoChecker(imp *typeImporter, unchecked map[string]bool) *goChecker {
+	c := &goChecker{fset: imp.fset, imp: imp, decls: map[string]ast.Decl{}, vars: map[string]types.Type{}, unchecked: unchecked}
+	c.prelude = preludeDecls(c.fset)
+	return c
+}
+
+// preludeDecls are the prelude's functions that cells call (display and
+// friends), without bodies. min, max and clear are Go's builtins to the
+// checker.
+func preludeDecls(fset *token.FileSet) []ast.Decl {
+	f, err := parser.ParseFile(fset, "prelude.go", "package main;"+preludeMain, 0)
+	if err != nil {
+		panic("dsl: prelude does not parse: " + err.Error())
+	}
+	var out []ast.Decl
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || strings.HasPrefix(fd.Name.Name, "_rl") || builtinShadows[fd.Name.Name] {
+			continue
+		}
+		fd.Body = nil
+		out = append(out, fd)
+	}
+	return out
+}
+
+var builtinShadows = map[string]bool{"min": true, "max": true, "clear": true}
+
+// cellCheck is what the check of a cell found, for its chunks' rewrites
+// and for the session's record once they have run.
+type cellCheck struct {
+	info  *types.Info
+	file  *ast.File
+	tfile *token.File
+	lines []int // byte offsets of the cell's lines
+	// consts are the constant expressions of the cell, by span and kind of
+	// node (x++ checks a literal 1 at the span of x).
+	consts map[exprKey]types.TypeAndValue
+	// defs are the types of the variables top-level statements declare,
+	// by the span of the name.
+	defs map[span]types.Type
+	// initOrder is the place of each package-level variable (by the span of
+	// its first name) in Go's initialisation order.
+	initOrder map[span]int
+	// constDefs are the constants the cell declares, by the span of the name.
+	constDefs map[span]*types.Const
+	body      *ast.BlockStmt // the function holding the cell's statements
+}
+
+// span is a stretch of the cell: from line:col to line:col.
+type span struct{ l1, c1, l2, c2 int }
+
+type exprKey struct {
+	span
+	kind reflect.Type
+}
+
+// check type-checks a cell. It returns nil, nil when the cell cannot be
+// checked (it uses a library without type information).
+func (s *Session) goCheck(code string, chunks []chunk) (*cellCheck, error) {
+	c := s.check
+	if c == nil {
+		return nil, nil
+	}
+	imports := s.syms.importsCopy()
+	for name, p := range imports {
+		if p == runtimePath {
+			delete(imports, name)
+		}
+	}
+	extra := map[string]types.Type{}
+	for range 8 {
+		cc, errs, err := c.checkCell(s, code, chunks, imports, extra)
+		if err != nil || cc == nil {
+			return nil, err
+		}
+		retry, remaining := s.resolveUndefined(cc, errs, imports, extra)
+		if retry {
+			continue
+		}
+		if len(remaining) > 0 {
+			s.noteFailedCheck(cc)
+			return nil, s.typeErrors(cc, remaining, code)
+		}
+		return cc, nil
+	}
+	return nil, nil
+}
+
+// checkCell builds and checks the package of a cell.
+func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports map[string]string, extra map[string]types.Type) (*cellCheck, []types.Error, error) {
+	var src strings.Builder
+	src.WriteString("//line session:1\npackage main\n")
+	names := make([]string, 0, len(imports))
+	for name := range imports {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	own := cellImportNames(chunks)
+	for _, name := range names {
+		if c.unchecked[imports[name]] {
+			return nil, nil, nil
+		}
+		if !own[name] {
+			fmt.Fprintf(&src, "import %s %q\n", name, imports[name])
+		}
+	}
+	for _, kind := range []chunkKind{importChunk, declChunk} {
+		for _, ch := range chunks {
+			if ch.Kind == kind {
+				fmt.Fprintf(&src, "//line cell:%d:%d\n%s\n", ch.Line, ch.Col, ch.Text)
+			}
+		}
+	}
+	src.WriteString("func _rl_cell() {\n")
+	for _, ch := range chunks {
+		if ch.Kind == stmtChunk {
+			fmt.Fprintf(&src, "//line cell:%d:%d\n%s\n", ch.Line, ch.Col, ch.Text)
+		}
+	}
+	src.WriteString("}\n")
+	f, err := parser.ParseFile(c.fset, "cell", src.String(), parser.SkipObjectResolution)
+	if err != nil {
+		return nil, nil, err // the pipeline's own parse reports syntax errors
+	}
+	for _, im := range f.Imports {
+		if p, _ := strconv.Unquote(im.Path.Value); c.unchecked[p] {
+			return nil, nil, nil
+		}
+	}
+	cc := &cellCheck{
+		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
+		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{},
+		info: &types.Info{
+			Types: map[ast.Expr]types.TypeAndValue{},
+			Defs:  map[*ast.Ident]types.Object{},
+			Uses:  map[*ast.Ident]types.Object{},
+		},
+	}
+	cc.body = f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
+	declared := declaredNames(f)
+	pkg := types.NewPackage("main", "main")
+	var rendered []ast.Decl
+	aliases := map[string]string{}
+	for i, vars := range []map[string]types.Type{c.vars, extra} {
+		for _, name := range sortedNames(vars) {
+			if declared[name] || (i == 0 && extra[name] != nil) {
+				continue
+			}
+			if d := c.varDecl(name, vars[name], pkg, aliases); d != nil {
+				rendered = append(rendered, d)
+			}
+		}
+	}
+	var errs []types.Error
+	conf := types.Config{
+		Importer:  c.imp,
+		GoVersion: "go1.26",
+		Error: func(err error) {
+			e := err.(types.Error)
+			if n := len(errs); n > 0 && strings.HasPrefix(e.Msg, "\t") {
+				// The rest of the error before (other declaration of x).
+				errs[n-1].Msg += "\n\t" + strings.TrimPrefix(e.Msg, "\t")
+				if p := c.fset.Position(e.Pos); p.Filename == "cell" {
+					errs[n-1].Msg += fmt.Sprintf(" (line %d:%d)", p.Line, p.Column)
+				}
+				return
+			}
+			errs = append(errs, e)
+		},
+	}
+	files := []*ast.File{c.sessionFile(imports, declared, rendered, aliases), f}
+	types.NewChecker(&conf, c.fset, pkg, cc.info).Files(files)
+	cc.collect(c.fset)
+	return cc, errs, nil
+}
+
+// cellImportNames are the names the cell's import chunks import under.
+func cellImportNames(chunks []chunk) map[string]bool {
+	out := map[string]bool{}
+	for _, ch := range chunks {
+		if ch.Kind != importChunk {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", "package p;"+ch.Text, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			name := path.Base(p)
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			out[name] = true
+		}
+	}
+	return out
+}
+
+// varDecl declares a session variable in pkg's scope or, when its type
+// names types of package main (declared anew by every check), returns its
+// declaration to check with the session's declarations; aliases collects
+// the imports that declaration needs.
+func (c *goChecker) varDecl(name string, t types.Type, pkg *types.Package, aliases map[string]string) ast.Decl {
+	mentionsMain := false
+	text := types.TypeString(t, func(p *types.Package) string {
+		if p.Path() == "main" {
+			mentionsMain = true
+			return ""
+		}
+		alias := "_rlvar" + strconv.Itoa(len(aliases))
+		for a, q := range aliases {
+			if q == p.Path() {
+				return a
+			}
+		}
+		aliases[alias] = p.Path()
+		return alias
+	})
+	if !mentionsMain {
+		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, t))
+		return nil
+	}
+	expr, err := parser.ParseExprFrom(c.fset, "", text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(name)}, Type: expr}}}
+}
+
+// sessionFile is the file of the session's declarations that the cell
+// does not declare again, with the session's imports.
+func (c *goChecker) sessionFile(imports map[string]string, declared map[string]bool, vars []ast.Decl, aliases map[string]string) *ast.File {
+	f := &ast.File{Name: ast.NewIdent("main")}
+	for _, m := range []map[string]string{imports, aliases} {
+		for name, p := range m {
+			f.Decls = append(f.Decls, importDecl(name, p))
+		}
+	}
+	for _, d := range c.prelude {
+		if !declared[d.(*ast.FuncDecl).Name.Name] {
+			f.Decls = append(f.Decls, d)
+		}
+	}
+	keys := make([]string, 0, len(c.decls))
+	for k := range c.decls {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !declared[k] {
+			f.Decls = append(f.Decls, c.decls[k])
+		}
+	}
+	f.Decls = append(f.Decls, vars...)
+	return f
+}
+
+func importDecl(name, p string) *ast.GenDecl {
+	return &ast.GenDecl{Tok: token.IMPORT, Specs: []ast.Spec{&ast.ImportSpec{
+		Name: ast.NewIdent(name),
+		Path: &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(p)},
+	}}}
+}
+
+// declaredNames are the package-level names a cell's file declares
+// ("T.m" for methods).
+func declaredNames(f *ast.File) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range f.Decls {
+		for _, name := range declNames(d) {
+			out[name] = true
+		}
+	}
+	return out
+}
+
+func declNames(d ast.Decl) []string {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv != nil {
+			return []string{recvBase(d) + "." + d.Name.Name}
+		}
+		if d.Name.Name == "_rl_cell" {
+			return nil
+		}
+		return []string{d.Name.Name}
+	case *ast.GenDecl:
+		var out []string
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				out = append(out, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					out = append(out, n.Name)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// recvBase is the name of a method's receiver base type.
+func recvBase(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return ""
+	}
+	t := fd.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.ParenExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// collect records the cell's constant expressions and the types of the
+// variables its top-level statements declare.
+func (cc *cellCheck) collect(fset *token.FileSet) {
+	for e, tv := range cc.info.Types {
+		if _, lit := e.(*ast.BasicLit); tv.Value != nil && !lit && cc.inCell(e.Pos()) {
+			cc.consts[exprKey{cc.spanOf(fset, e), reflect.TypeOf(e)}] = tv
+		}
+	}
+	for i, in := range cc.info.InitOrder {
+		if v := in.Lhs[0]; cc.inCell(v.Pos()) {
+			p := fset.Position(v.Pos())
+			cc.initOrder[span{p.Line, p.Column, p.Line, p.Column + len(v.Name())}] = i
+		}
+	}
+	for id, obj := range cc.info.Defs {
+		if k, ok := obj.(*types.Const); ok && cc.inCell(id.Pos()) {
+			cc.constDefs[cc.spanOf(fset, id)] = k
+		}
+	}
+	for _, st := range cc.body.List {
+		for _, id := range definedNames(st) {
+			if obj := cc.info.Defs[id]; obj != nil {
+				cc.defs[cc.spanOf(fset, id)] = obj.Type()
+			}
+		}
+	}
+}
+
+func (cc *cellCheck) inCell(pos token.Pos) bool {
+	return pos.IsValid() && cc.tfile.Base() <= int(pos) && int(pos) <= cc.tfile.Base()+cc.tfile.Size()
+}
+
+func (cc *cellCheck) spanOf(fset *token.FileSet, n ast.Node) span {
+	a, b := fset.Position(n.Pos()), fset.Position(n.End())
+	return span{a.Line, a.Column, b.Line, b.Column}
+}
+
+func lineStarts(code string) []int {
+	out := []int{0}
+	for i := 0; i < len(code); i++ {
+		if code[i] == '\n' {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// resolveUndefined handles the errors that the notebook's rules turn into
+// something else: a standard package used without an import is imported, a
+// variable of the cell's statements used by its declarations joins the
+// session's variables, unused imports, top-level variables and the final
+// value are no errors. retry says the check must run again.
+func (s *Session) resolveUndefined(cc *cellCheck, errs []types.Error, imports map[string]string, extra map[string]types.Type) (retry bool, remaining []types.Error) {
+	top := topLevelVars(cc)
+	declared := map[string]bool{}
+	for _, st := range cc.body.List {
+		for _, id := range definedNames(st) {
+			declared[id.Name] = true
+		}
+	}
+	final := finalValue(cc.body)
+	bases := selectorBases(cc.file)
+	for _, e := range errs {
+		if !cc.inCell(e.Pos) {
+			continue // a consequence of an earlier redefinition: the cell's own code is what Go judges
+		}
+		msg := e.Msg
+		switch {
+		case strings.HasSuffix(msg, " imported and not used"), strings.Contains(msg, "imported as ") && strings.HasSuffix(msg, " and not used"):
+			continue
+		case strings.HasPrefix(msg, "declared and not used: "):
+			if declared[strings.TrimPrefix(msg, "declared and not used: ")] {
+				continue
+			}
+		case strings.HasSuffix(msg, " is not used") && final != nil && e.Pos == final.Pos():
+			continue
+		case strings.HasPrefix(msg, "undefined: "):
+			name := strings.TrimPrefix(msg, "undefined: ")
+			if _, ok := imports[name]; !ok && bases[name] != nil {
+				if imp, ok := s.resolveImport(name, bases[name]); ok {
+					imports[imp.name] = imp.path
+					retry = true
+					continue
+				}
+			}
+			if t := top[name]; t != nil && extra[name] == nil {
+				extra[name] = t
+				retry = true
+				continue
+			}
+		}
+		remaining = append(remaining, e)
+	}
+	return retry, remaining
+}
+
+// topLevelVars are the variables the cell's top-level statements declare.
+func topLevelVars(cc *cellCheck) map[string]types.Type {
+	out := map[string]types.Type{}
+	for _, st := range cc.body.List {
+		for _, id := range definedNames(st) {
+			if obj := cc.info.Defs[id]; obj != nil && obj.Type() != nil && obj.Type() != types.Typ[types.Invalid] {
+				out[id.Name] = obj.Type()
+			}
+		}
+	}
+	return out
+}
+
+// finalValue is the cell's final expression, if its last statement is
+// one: the cell shows it.
+func finalValue(body *ast.BlockStmt) ast.Expr {
+	if n := len(body.List); n > 0 {
+		if es, ok := body.List[n-1].(*ast.ExprStmt); ok {
+			return es.X
+		}
+	}
+	return nil
+}
+
+// typeErrors turns the type checker's errors into the cell's compile error:
+// the first, at its line and column, with the others after it.
+func (s *Session) typeErrors(cc *cellCheck, errs []types.Error, code string) error {
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pos < errs[j].Pos })
+	first := s.check.fset.Position(errs[0].Pos)
+	bases := selectorBases(cc.file)
+	hint := func(e types.Error) string {
+		name := strings.TrimPrefix(e.Msg, "undefined: ")
+		return s.hintFor(e.Msg, bases[name] != nil) + cc.suggest(e)
+	}
+	ce := &cellError{Line: first.Line, Col: first.Column, Msg: hint(errs[0])}
+	de := newError(CompileError, ce, nil, code)
+	for _, e := range errs[1:] {
+		p := s.check.fset.Position(e.Pos)
+		de.Traceback = append(de.Traceback, fmt.Sprintf("%d:%d: %s", p.Line, p.Column, hint(e)))
+	}
+	return de
+}
+
+// noteFailedCheck remembers the names a cell that Go refused would have
+// declared (and that nothing declares yet), so that "undefined: name" in a
+// later cell says where it was meant to come from.
+func (s *Session) noteFailedCheck(cc *cellCheck) {
+	names := declaredNames(cc.file)
+	for _, st := range cc.body.List {
+		for _, id := range definedNames(st) {
+			names[id.Name] = true
+		}
+	}
+	for name := range names {
+		if strings.Contains(name, ".") || s.syms.get(name) != nil || s.check.vars[name] != nil {
+			continue
+		}
+		if s.failedDecls == nil {
+			s.failedDecls = map[string]int{}
+		}
+		s.failedDecls[name] = s.cells
+	}
+}
+
+// commit records what a chunk that ran declared: its declarations without
+// bodies and its top-level variables with their types.
+func (c *goChecker) commit(cc *cellCheck, ch chunk) {
+	if cc == nil {
+		return
+	}
+	inChunk := func(n ast.Node) bool {
+		p := c.fset.Position(n.Pos())
+		off := cc.offset(p.Line, p.Column)
+		return off >= ch.Offset && off < ch.Offset+len(ch.Text)
+	}
+	switch ch.Kind {
+	case declChunk:
+		for _, d := range cc.file.Decls {
+			if _, ok := d.(*ast.FuncDecl); ok && d.(*ast.FuncDecl).Name.Name == "_rl_cell" {
+				continue
+			}
+			if !inChunk(d) {
+				continue
+			}
+			c.commitDecl(cc, d)
+		}
+	case stmtChunk:
+		for _, st := range cc.body.List {
+			if !inChunk(st) {
+				continue
+			}
+			for _, id := range definedNames(st) {
+				if obj := cc.info.Defs[id]; obj != nil {
+					c.vars[id.Name] = obj.Type()
+				}
+			}
+		}
+	}
+}
+
+func (cc *cellCheck) offset(line, col int) int {
+	if line < 1 || line > len(cc.lines) {
+		return -1
+	}
+	return cc.lines[line-1] + col - 1
+}
+
+// commitDecl records one declaration of the cell, by name.
+func (c *goChecker) commitDecl(cc *cellCheck, d ast.Decl) {
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		summary := *d
+		summary.Body = nil
+		for _, name := range declNames(d) {
+			c.decls[name] = &summary
+			delete(c.vars, name)
+		}
+	case *ast.GenDecl:
+		for _, sp := range d.Specs {
+			switch sp := sp.(type) {
+			case *ast.TypeSpec:
+				c.decls[sp.Name.Name] = &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{sp}}
+				delete(c.vars, sp.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range sp.Names {
+					if k, ok := cc.info.Defs[n].(*types.Const); ok {
+						if cd := c.constDecl(k); cd != nil {
+							c.decls[n.Name] = cd
+							delete(c.vars, n.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// constDecl declares a constant of an earlier cell with its value, as
+// const name T = value.
+func (c *goChecker) constDecl(k *types.Const) ast.Decl {
+	lit := constLiteral(k.Val())
+	if lit == "" {
+		return nil
+	}
+	typ := ""
+	if b, ok := k.Type().(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
+		typ = types.TypeString(k.Type(), func(p *types.Package) string {
+			if p.Path() == "main" {
+				return ""
+			}
+			return p.Name()
+		})
+	}
+	f, err := parser.ParseFile(c.fset, "", fmt.Sprintf("package main; const %s %s = %s", k.Name(), typ, lit), parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	return f.Decls[0]
+}
+
+func sortedNames(m map[string]types.Type) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// suggest completes a type checker's message about a name that names
+// nothing, a selected member or a field key, with the nearest name there
+// is: (did you mean lab.Policy?).
+func (cc *cellCheck) suggest(e types.Error) string {
+	var found string
+	ast.Inspect(cc.file, func(n ast.Node) bool {
+		if found != "" {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if n.Sel.Pos() == e.Pos {
+				found = cc.suggestMember(n)
+			}
+		case *ast.CompositeLit:
+			for _, el := range n.Elts {
+				if kv, ok := el.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok && id.Pos() == e.Pos {
+						found = closest(id.Name, memberNames(cc.info.Types[n].Type, false))
+					}
+				}
+			}
+		}
+		return true
+	})
+	if found == "" {
+		return ""
+	}
+	return " (did you mean " + found + "?)"
+}
+
+func (cc *cellCheck) suggestMember(sel *ast.SelectorExpr) string {
+	id, _ := sel.X.(*ast.Ident)
+	var names []string
+	if pn, ok := cc.info.Uses[id].(*types.PkgName); id != nil && ok {
+		for _, n := range pn.Imported().Scope().Names() {
+			if token.IsExported(n) {
+				names = append(names, n)
+			}
+		}
+	} else if tv, ok := cc.info.Types[sel.X]; ok && tv.Type != nil {
+		names = memberNames(tv.Type, true)
+	}
+	best := closest(sel.Sel.Name, names)
+	if best == "" || id == nil {
+		return best
+	}
+	return id.Name + "." + best
+}
+
+// memberNames are the fields (and with methods, the methods) of t that
+// code outside t's package can select, or all of them for package main.
+func memberNames(t types.Type, methods bool) []string {
+	if t == nil {
+		return nil
+	}
+	var out []string
+	visible := func(o types.Object) bool {
+		return o.Exported() || (o.Pkg() != nil && o.Pkg().Path() == "main")
+	}
+	if methods {
+		for _, mt := range []types.Type{t, types.NewPointer(t)} {
+			if _, isPtr := t.(*types.Pointer); isPtr && mt != t {
+				continue
+			}
+			ms := types.NewMethodSet(mt)
+			for i := range ms.Len() {
+				if visible(ms.At(i).Obj()) {
+					out = append(out, ms.At(i).Obj().Name())
+				}
+			}
+		}
+	}
+	var fields func(t types.Type, depth int)
+	fields = func(t types.Type, depth int) {
+		if p, ok := t.Underlying().(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || depth > 3 {
+			return
+		}
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if visible(f) {
+				out = append(out, f.Name())
+			}
+			if f.Embedded() {
+				fields(f.Type(), depth+1)
+			}
+		}
+	}
+	fields(t, 0)
+	return out
+}

@@ -1,0 +1,443 @@
+package dsl
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"math/big"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// What the type checker found is handed to the interpreter in the chunk's
+// syntax tree, before the rewrite passes: every constant expression becomes
+// a literal of the value go/constant computed, converted to the type Go
+// gave it (var z float64 = 3 / 2 compiles as var z float64 = float64(1)),
+// and a variable a top-level statement declares gets its type written out
+// (p0 := res.Policies[0] compiles as var p0 engine.PolicyResult =
+// res.Policies[0]), so the interpreter guesses neither.
+
+// typedRewrite applies the check's findings to a chunk of the running cell.
+func (s *Session) typedRewrite(cc *cellCheck, u *unit) {
+	if cc == nil {
+		return
+	}
+	t := &goTyper{s: s, cc: cc, names: s.importNames()}
+	if u.body != nil {
+		t.declareTypes(u.body)
+	} else {
+		t.initOrder(u.file)
+	}
+	replaceExprs(u.node(), t.constant, t.constDecl)
+	for _, imp := range t.hidden {
+		if err := s.evalSource("import " + imp[0] + " " + strconv.Quote(imp[1])); err == nil {
+			s.hidden[imp[1]] = imp[0]
+		}
+	}
+}
+
+// initOrder puts the package-level variables of a file after its other
+// declarations, one declaration each, in the order Go initialises them
+// (by dependency, not by place in the file), which is the order the
+// interpreter runs them in.
+func (t *goTyper) initOrder(f *ast.File) {
+	type placed struct {
+		order int
+		decl  ast.Decl
+	}
+	var vars []placed
+	decls := f.Decls[:0:0]
+	for _, d := range f.Decls {
+		gd, ok := d.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			decls = append(decls, d)
+			continue
+		}
+		for _, sp := range gd.Specs {
+			order := len(t.cc.initOrder) + len(vars)
+			if sp, ok := t.at(sp.(*ast.ValueSpec).Names[0]); ok {
+				if i, ok := t.cc.initOrder[sp]; ok {
+					order = i
+				}
+			}
+			vars = append(vars, placed{order, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{sp}}})
+		}
+	}
+	if len(vars) < 2 {
+		return
+	}
+	sort.SliceStable(vars, func(i, j int) bool { return vars[i].order < vars[j].order })
+	for _, v := range vars {
+		decls = append(decls, v.decl)
+	}
+	f.Decls = decls
+}
+
+// constDecl gives every constant of a declaration its value, as a literal
+// of its type: implicit repetitions and iota are spelled out.
+func (t *goTyper) constDecl(gd *ast.GenDecl) {
+	for _, s := range gd.Specs {
+		vs := s.(*ast.ValueSpec)
+		values := make([]ast.Expr, len(vs.Names))
+		for i, id := range vs.Names {
+			sp, ok := t.at(id)
+			k := t.cc.constDefs[sp]
+			if !ok || k == nil {
+				return
+			}
+			src := t.literal(types.TypeAndValue{Type: k.Type(), Value: k.Val()})
+			if src == "" {
+				return
+			}
+			x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", src, parser.SkipObjectResolution)
+			if err != nil {
+				return
+			}
+			setPos(x, id.Pos())
+			values[i] = x
+		}
+		vs.Values = values
+	}
+}
+
+// goTyper spells the check's types and values in the chunk's code.
+type goTyper struct {
+	s      *Session
+	cc     *cellCheck
+	names  map[string]string // import path -> name in cells
+	hidden [][2]string       // (name, path) imports to make before the chunk compiles
+}
+
+// importNames maps the import paths of the session's packages to the names
+// cells use for them.
+func (s *Session) importNames() map[string]string {
+	out := map[string]string{}
+	for p, name := range s.hidden {
+		out[p] = name
+	}
+	for name, p := range s.syms.importsCopy() {
+		if cur, ok := out[p]; !ok || len(name) < len(cur) || strings.HasPrefix(cur, "_rl") {
+			out[p] = name
+		}
+	}
+	return out
+}
+
+// at is the span of a node of the interpreter's tree in the running cell.
+func (t *goTyper) at(n ast.Node) (span, bool) {
+	fset := t.s.in.FileSet()
+	a, b := fset.Position(n.Pos()), fset.Position(n.End())
+	sa, la := splitLine(a.Line)
+	sb, lb := splitLine(b.Line)
+	if sa != sb || t.s.cellOf(sa) != t.s.cells {
+		return span{}, false
+	}
+	return span{la, a.Column, lb, b.Column}, true
+}
+
+// constant replaces a constant expression by its literal.
+func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
+	if _, ok := e.(*ast.BasicLit); ok {
+		return nil, false
+	}
+	sp, ok := t.at(e)
+	if !ok {
+		return nil, false
+	}
+	tv, ok := t.cc.consts[exprKey{sp, reflect.TypeOf(e)}]
+	if !ok {
+		return nil, false
+	}
+	src := t.literal(tv)
+	if src == "" {
+		return nil, false
+	}
+	x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	setPos(x, e.Pos())
+	return x, true
+}
+
+// literal spells a constant of the cell as T(value), or "" when it cannot.
+func (t *goTyper) literal(tv types.TypeAndValue) string {
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	if !ok {
+		return ""
+	}
+	if b.Info()&types.IsUntyped != 0 {
+		if b.Kind() == types.UntypedRune || b.Kind() == types.UntypedComplex {
+			return ""
+		}
+		return constLiteral(tv.Value)
+	}
+	lit := constLiteral(tv.Value)
+	if b.Info()&types.IsFloat != 0 {
+		f, _ := constant.Float64Val(tv.Value)
+		lit = strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	if lit == "" {
+		return ""
+	}
+	if tv.Type == types.Typ[types.String] || tv.Type == types.Typ[types.Bool] {
+		return lit
+	}
+	name, ok := t.spell(tv.Type)
+	if !ok {
+		return ""
+	}
+	return name + "(" + lit + ")"
+}
+
+// spell writes a type as the chunk's code can name it: a package of the
+// session by its name, another one through a hidden import. ok is false for
+// a type the chunk cannot name (unexported, or local to a function).
+func (t *goTyper) spell(typ types.Type) (string, bool) {
+	ok := true
+	text := types.TypeString(typ, func(p *types.Package) string {
+		if p.Path() == "main" {
+			return ""
+		}
+		if name, found := t.names[p.Path()]; found {
+			return name
+		}
+		if !t.s.available(p.Path()) {
+			ok = false
+			return p.Name()
+		}
+		name := "_rl_t_" + strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(p.Path())
+		t.names[p.Path()] = name
+		t.hidden = append(t.hidden, [2]string{name, p.Path()})
+		return name
+	})
+	if !ok || !spellable(typ) {
+		return "", false
+	}
+	return text, true
+}
+
+// spellable reports whether every named type in typ is exported or of
+// package main, and declared at package level.
+func spellable(typ types.Type) bool {
+	ok := true
+	seen := map[types.Type]bool{}
+	var walk func(types.Type)
+	walk = func(t types.Type) {
+		if !ok || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Named:
+			obj := t.Obj()
+			if obj.Pkg() != nil && (obj.Parent() != obj.Pkg().Scope() || (!obj.Exported() && obj.Pkg().Path() != "main")) {
+				ok = false
+				return
+			}
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					walk(args.At(i))
+				}
+			}
+		case *types.Alias:
+			walk(types.Unalias(t))
+		case *types.TypeParam:
+			ok = false
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
+				for i := range tup.Len() {
+					walk(tup.At(i).Type())
+				}
+			}
+		case *types.Struct:
+			for i := range t.NumFields() {
+				if !t.Field(i).Exported() && t.Field(i).Pkg() != nil && t.Field(i).Pkg().Path() != "main" {
+					ok = false
+				}
+				walk(t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := range t.NumMethods() {
+				walk(t.Method(i).Type())
+			}
+		}
+	}
+	walk(typ)
+	return ok
+}
+
+// declareTypes writes out the types of the variables that the chunk's
+// top-level statements declare: x := e becomes x := (T)(e), var x = e
+// becomes var x T = e.
+func (t *goTyper) declareTypes(body *ast.BlockStmt) {
+	for _, st := range body.List {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			t.typedDefine(st)
+		case *ast.DeclStmt:
+			t.typedVar(st)
+		}
+	}
+}
+
+func (t *goTyper) typedDefine(st *ast.AssignStmt) {
+	if st.Tok != token.DEFINE || len(st.Lhs) != len(st.Rhs) {
+		return
+	}
+	for i, l := range st.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		if x := t.typeExpr(id); x != nil {
+			r := st.Rhs[i]
+			st.Rhs[i] = &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: r.Pos(), X: x, Rparen: r.Pos()}, Lparen: r.Pos(), Args: []ast.Expr{r}, Rparen: r.End() - 1}
+		}
+	}
+}
+
+// typeExpr is the type the check gave to the variable id declares, as an
+// expression of the chunk, or nil.
+func (t *goTyper) typeExpr(id *ast.Ident) ast.Expr {
+	sp, ok := t.at(id)
+	typ := t.cc.defs[sp]
+	if !ok || typ == nil {
+		return nil
+	}
+	text, ok := t.spell(typ)
+	if !ok {
+		return nil
+	}
+	x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", text, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	setPos(x, id.Pos())
+	return x
+}
+
+func (t *goTyper) typedVar(st *ast.DeclStmt) {
+	gd, ok := st.Decl.(*ast.GenDecl)
+	if !ok || gd.Tok != token.VAR {
+		return
+	}
+	for _, s := range gd.Specs {
+		vs := s.(*ast.ValueSpec)
+		if vs.Type != nil || len(vs.Names) != 1 || len(vs.Values) != 1 {
+			continue
+		}
+		vs.Type = t.typeExpr(vs.Names[0])
+	}
+}
+
+// constLiteral writes a constant value as Go source, exactly where Go's
+// literals can; "" otherwise.
+func constLiteral(v constant.Value) string {
+	switch v.Kind() {
+	case constant.Bool, constant.String, constant.Int:
+		return v.ExactString()
+	case constant.Float:
+		if f, exact := constant.Float64Val(v); exact {
+			return strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		var x big.Float
+		switch r := constant.Val(v).(type) {
+		case *big.Rat:
+			x.SetPrec(512).SetRat(r)
+		case *big.Float:
+			x.SetPrec(512).Set(r)
+		default:
+			return ""
+		}
+		return x.Text('g', 100)
+	}
+	return ""
+}
+
+// replaceExprs walks n and replaces each expression for which f returns a
+// replacement; replaced expressions are not entered. Array lengths and keys
+// of composite literals are left as they are; consts is called for each
+// constant declaration instead.
+func replaceExprs(n ast.Node, f func(ast.Expr) (ast.Expr, bool), consts func(*ast.GenDecl)) {
+	exprType := reflect.TypeFor[ast.Expr]()
+	var visit func(v reflect.Value)
+	visit = func(v reflect.Value) {
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() {
+				return
+			}
+			switch x := v.Interface().(type) {
+			case *ast.ArrayType:
+				visit(reflect.ValueOf(&x.Elt).Elem())
+				return
+			case *ast.KeyValueExpr:
+				visit(reflect.ValueOf(&x.Value).Elem())
+				return
+			case *ast.GenDecl:
+				if x.Tok == token.CONST && consts != nil {
+					consts(x)
+				}
+				if x.Tok != token.VAR {
+					return
+				}
+			case *ast.Ident, *ast.BasicLit:
+				return
+			}
+			visit(v.Elem())
+		case reflect.Struct:
+			for i := range v.NumField() {
+				visit(v.Field(i))
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				visit(v.Index(i))
+			}
+		case reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if v.Type() == exprType && v.CanSet() {
+				if r, ok := f(v.Interface().(ast.Expr)); ok {
+					v.Set(reflect.ValueOf(r))
+					return
+				}
+			}
+			visit(v.Elem())
+		}
+	}
+	visit(reflect.ValueOf(n))
+}
+
+// setPos gives every node of a synthesized expression the position pos, so
+// that errors and the interpreter's reports point at the code it replaces.
+func setPos(x ast.Node, pos token.Pos) {
+	ast.Inspect(x, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		v := reflect.ValueOf(n).Elem()
+		for i := range v.NumField() {
+			if fv := v.Field(i); fv.Type() == reflect.TypeFor[token.Pos]() && fv.CanSet() {
+				fv.Set(reflect.ValueOf(pos))
+			}
+		}
+		return true
+	})
+}
