@@ -93,6 +93,9 @@ func (s *Session) Inspect(code string, cursor int) (display.Bundle, bool) {
 // (an unclosed bracket or raw string, a trailing operator) with the indent
 // for the next line, or "invalid" (a syntax error).
 func (s *Session) IsComplete(code string) (status, indent string) {
+	if helpForms().MatchString(withoutLineComments(code)) {
+		return "complete", ""
+	}
 	return isComplete(code)
 }
 

@@ -150,7 +150,7 @@ func (s *Session) hintFor(msg string, asPackage bool) string {
 	}
 	name := m[1]
 	if cell, ok := s.failedDecls[name]; ok && cell < s.cells {
-		return fmt.Sprintf("%s (%s declares it, but did not compile)", msg, s.cellName(cell))
+		return fmt.Sprintf("%s: %s, which declared it, failed", msg, s.cellName(cell))
 	}
 	if p, ok := s.packageNames()[name]; ok {
 		return fmt.Sprintf("%s (import %q)", msg, p)

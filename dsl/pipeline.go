@@ -40,6 +40,9 @@ func (u *unit) node() ast.Node {
 
 // runCell splits, checks and runs a cell, chunk by chunk.
 func (s *Session) runCell(r *cellRun, code string) error {
+	if name := s.helpTarget(code); name != "" {
+		return s.help(r, name)
+	}
 	chunks, pkg, err := splitCell(code)
 	if err != nil {
 		return s.compileError(err, code)
@@ -214,12 +217,15 @@ func (s *Session) runUnit(r *cellRun, u *unit) error {
 		return err
 	}
 	s.out.stderr.take()
-	// The chunk's variables exist from here on, even if it fails while it
-	// runs.
-	s.check.commit(u.check, u.chunk)
 	if err := s.execute(r, prog); err != nil || r.interrupted.Load() {
+		// What the statements before the one that failed declared is
+		// there; what that one and the later ones were to declare is not.
+		_, line, col := s.Position()
+		s.check.commit(u.check, u.chunk, line, col)
+		s.noteFailedStatements(u, line, col)
 		return s.runError(r, err)
 	}
+	s.check.commit(u.check, u.chunk, 0, 0)
 	s.record(u, rw)
 	s.afterRedefinitions(r, u)
 	return nil

@@ -75,6 +75,28 @@ func (s *Session) noteFailedDecls(u *unit) {
 	}
 }
 
+// noteFailedStatements remembers the variables that the statements of a
+// chunk from line:col on were to declare: the statement there failed.
+func (s *Session) noteFailedStatements(u *unit, line, col int) {
+	if u.body == nil {
+		return
+	}
+	for _, st := range u.body.List {
+		_, l, c := s.cellPosition(st.Pos())
+		if l < line || (l == line && c < col) {
+			continue
+		}
+		for _, id := range definedNames(st) {
+			if s.syms.get(id.Name) == nil && s.check.vars[id.Name] == nil {
+				if s.failedDecls == nil {
+					s.failedDecls = map[string]int{}
+				}
+				s.failedDecls[id.Name] = s.cells
+			}
+		}
+	}
+}
+
 func (s *Session) recordValueUses(u *unit) {
 	if u.body == nil {
 		return // a function body takes the current definition each time it runs

@@ -539,8 +539,10 @@ func (s *Session) noteFailedCheck(cc *cellCheck) {
 }
 
 // commit records what a chunk that ran declared: its declarations without
-// bodies and its top-level variables with their types.
-func (c *goChecker) commit(cc *cellCheck, ch chunk) {
+// bodies and its top-level variables with their types, those of the
+// statements before line:col only when that is not 0:0 (the statement
+// there failed).
+func (c *goChecker) commit(cc *cellCheck, ch chunk, line, col int) {
 	if cc == nil {
 		return
 	}
@@ -562,7 +564,8 @@ func (c *goChecker) commit(cc *cellCheck, ch chunk) {
 		}
 	case stmtChunk:
 		for _, st := range cc.body.List {
-			if !inChunk(st) {
+			p := c.fset.Position(st.Pos())
+			if !inChunk(st) || (line > 0 && (p.Line > line || (p.Line == line && p.Column >= col))) {
 				continue
 			}
 			for _, id := range definedNames(st) {
