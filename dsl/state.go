@@ -87,7 +87,7 @@ func (s *Session) noteFailedStatements(u *unit, line, col int) {
 			continue
 		}
 		for _, id := range definedNames(st) {
-			if s.syms.get(id.Name) == nil && s.check.vars[id.Name] == nil {
+			if s.syms.get(id.Name) == nil && s.check.objects[id.Name] == nil {
 				if s.failedDecls == nil {
 					s.failedDecls = map[string]int{}
 				}

@@ -36,41 +36,50 @@ import (
 
 // goChecker holds what the type checker knows of the session.
 type goChecker struct {
-	fset    *token.FileSet
-	imp     *typeImporter
-	prelude []ast.Decl
-	// decls are the session's declarations by symbol name ("T.m" for a
-	// method), function bodies dropped, constants with their values.
-	decls map[string]ast.Decl
-	// vars are the session variables and their types.
-	vars map[string]types.Type
+	fset *token.FileSet
+	imp  *typeImporter
+	// objects are the session's package-level names (functions, types,
+	// constants, variables) as earlier checks declared them; a cell is
+	// checked in a package whose scope holds them.
+	objects map[string]types.Object
+	// typeDecls are the session's type declarations and methods ("T.m"),
+	// function bodies dropped: a cell that adds a method to a type of an
+	// earlier cell is checked with that type declared again.
+	typeDecls map[string]ast.Decl
+	// preludeObjects are the prelude's functions that cells call.
+	preludeObjects map[string]types.Object
 	// unchecked are import paths of libraries without type information:
 	// cells that use them are not type-checked.
 	unchecked map[string]bool
 }
 
 func newGoChecker(imp *typeImporter, unchecked map[string]bool) *goChecker {
-	c := &goChecker{fset: imp.fset, imp: imp, decls: map[string]ast.Decl{}, vars: map[string]types.Type{}, unchecked: unchecked}
-	c.prelude = preludeDecls(c.fset)
+	c := &goChecker{fset: imp.fset, imp: imp, objects: map[string]types.Object{}, typeDecls: map[string]ast.Decl{}, unchecked: unchecked}
+	c.preludeObjects = c.checkPrelude()
 	return c
 }
 
-// preludeDecls are the prelude's functions that cells call (display and
-// friends), without bodies. min, max and clear are Go's builtins to the
-// checker.
-func preludeDecls(fset *token.FileSet) []ast.Decl {
-	f, err := parser.ParseFile(fset, "prelude.go", "package main;"+preludeMain, 0)
+// checkPrelude declares the prelude's functions that cells call (display
+// and friends) once. min, max and clear are Go's builtins to the checker.
+func (c *goChecker) checkPrelude() map[string]types.Object {
+	f, err := parser.ParseFile(c.fset, "prelude.go", "package main;"+preludeMain, 0)
 	if err != nil {
 		panic("dsl: prelude does not parse: " + err.Error())
 	}
-	var out []ast.Decl
+	var decls []ast.Decl
 	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || strings.HasPrefix(fd.Name.Name, "_rl") || builtinShadows[fd.Name.Name] {
-			continue
+		if fd, ok := d.(*ast.FuncDecl); ok && !strings.HasPrefix(fd.Name.Name, "_rl") && !builtinShadows[fd.Name.Name] {
+			fd.Body = nil
+			decls = append(decls, fd)
 		}
-		fd.Body = nil
-		out = append(out, fd)
+	}
+	pkg, err := (&types.Config{Importer: c.imp}).Check("main", c.fset, []*ast.File{{Name: f.Name, Decls: decls}}, nil)
+	if err != nil {
+		panic("dsl: prelude does not type-check: " + err.Error())
+	}
+	out := map[string]types.Object{}
+	for _, name := range pkg.Scope().Names() {
+		out[name] = pkg.Scope().Lookup(name)
 	}
 	return out
 }
@@ -96,6 +105,9 @@ type cellCheck struct {
 	// constDefs are the constants the cell declares, by the span of the name.
 	constDefs map[span]*types.Const
 	body      *ast.BlockStmt // the function holding the cell's statements
+	pkg       *types.Package
+	// redeclared are the earlier types declared again with the cell.
+	redeclared map[string]bool
 }
 
 // span is a stretch of the cell: from line:col to line:col.
@@ -141,21 +153,7 @@ func (s *Session) goCheck(code string, chunks []chunk) (*cellCheck, error) {
 // checkCell builds and checks the package of a cell.
 func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports map[string]string, extra map[string]types.Type) (*cellCheck, []types.Error, error) {
 	var src strings.Builder
-	src.WriteString("//line session:1\npackage main\n")
-	names := make([]string, 0, len(imports))
-	for name := range imports {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	own := cellImportNames(chunks)
-	for _, name := range names {
-		if c.unchecked[imports[name]] {
-			return nil, nil, nil
-		}
-		if !own[name] {
-			fmt.Fprintf(&src, "import %s %q\n", name, imports[name])
-		}
-	}
+	src.WriteString("package main\n")
 	for _, kind := range []chunkKind{importChunk, declChunk} {
 		for _, ch := range chunks {
 			if ch.Kind == kind {
@@ -179,6 +177,18 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 			return nil, nil, nil
 		}
 	}
+	// The session's imports that the cell uses (imports are per file).
+	own := cellImportNames(chunks)
+	var sessionImports []ast.Decl
+	for name := range selectorBases(f) {
+		if p, ok := imports[name]; ok && !own[name] {
+			if c.unchecked[p] {
+				return nil, nil, nil
+			}
+			sessionImports = append(sessionImports, importDecl(name, p))
+		}
+	}
+	f.Decls = append(sessionImports, f.Decls...)
 	cc := &cellCheck{
 		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
 		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{},
@@ -190,17 +200,25 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	}
 	cc.body = f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
 	declared := declaredNames(f)
-	pkg := types.NewPackage("main", "main")
-	var rendered []ast.Decl
-	aliases := map[string]string{}
-	for i, vars := range []map[string]types.Type{c.vars, extra} {
-		for _, name := range sortedNames(vars) {
-			if declared[name] || (i == 0 && extra[name] != nil) {
-				continue
-			}
-			if d := c.varDecl(name, vars[name], pkg, aliases); d != nil {
-				rendered = append(rendered, d)
-			}
+	cc.redeclared = c.extended(declared)
+	cc.pkg = types.NewPackage("main", "main")
+	for name, obj := range c.objects {
+		if declared[name] || cc.redeclared[name] {
+			continue
+		}
+		if t := extra[name]; t != nil {
+			obj = types.NewVar(token.NoPos, cc.pkg, name, t)
+		}
+		cc.pkg.Scope().Insert(obj)
+	}
+	for name, t := range extra {
+		if c.objects[name] == nil {
+			cc.pkg.Scope().Insert(types.NewVar(token.NoPos, cc.pkg, name, t))
+		}
+	}
+	for name, obj := range c.preludeObjects {
+		if !declared[name] && c.objects[name] == nil {
+			cc.pkg.Scope().Insert(obj)
 		}
 	}
 	var errs []types.Error
@@ -220,8 +238,8 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 			errs = append(errs, e)
 		},
 	}
-	files := []*ast.File{c.sessionFile(imports, declared, rendered, aliases), f}
-	types.NewChecker(&conf, c.fset, pkg, cc.info).Files(files)
+	files := []*ast.File{c.sessionFile(imports, declared, cc.redeclared), f}
+	types.NewChecker(&conf, c.fset, cc.pkg, cc.info).Files(files)
 	cc.collect(c.fset)
 	return cc, errs, nil
 }
@@ -249,63 +267,48 @@ func cellImportNames(chunks []chunk) map[string]bool {
 	return out
 }
 
-// varDecl declares a session variable in pkg's scope or, when its type
-// names types of package main (declared anew by every check), returns its
-// declaration to check with the session's declarations; aliases collects
-// the imports that declaration needs.
-func (c *goChecker) varDecl(name string, t types.Type, pkg *types.Package, aliases map[string]string) ast.Decl {
-	mentionsMain := false
-	text := types.TypeString(t, func(p *types.Package) string {
-		if p.Path() == "main" {
-			mentionsMain = true
-			return ""
+// extended are the types of earlier cells to which the cell adds methods:
+// a method can only be declared with its type, so those are declared again
+// from their declarations, with their earlier methods.
+func (c *goChecker) extended(declared map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for name := range declared {
+		if base, _, ok := strings.Cut(name, "."); ok && !declared[base] && c.typeDecls[base] != nil {
+			out[base] = true
 		}
-		alias := "_rlvar" + strconv.Itoa(len(aliases))
-		for a, q := range aliases {
-			if q == p.Path() {
-				return a
-			}
-		}
-		aliases[alias] = p.Path()
-		return alias
-	})
-	if !mentionsMain {
-		pkg.Scope().Insert(types.NewVar(token.NoPos, pkg, name, t))
-		return nil
 	}
-	expr, err := parser.ParseExprFrom(c.fset, "", text, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	return &ast.GenDecl{Tok: token.VAR, Specs: []ast.Spec{&ast.ValueSpec{Names: []*ast.Ident{ast.NewIdent(name)}, Type: expr}}}
+	return out
 }
 
-// sessionFile is the file of the session's declarations that the cell
-// does not declare again, with the session's imports.
-func (c *goChecker) sessionFile(imports map[string]string, declared map[string]bool, vars []ast.Decl, aliases map[string]string) *ast.File {
+// sessionFile holds the types of earlier cells that the cell extends,
+// with their methods and the session's imports they use.
+func (c *goChecker) sessionFile(imports map[string]string, declared, redeclared map[string]bool) *ast.File {
 	f := &ast.File{Name: ast.NewIdent("main")}
-	for _, m := range []map[string]string{imports, aliases} {
-		for name, p := range m {
-			f.Decls = append(f.Decls, importDecl(name, p))
+	if len(redeclared) == 0 {
+		return f
+	}
+	for _, k := range sortedKeys(c.typeDeclNames()) {
+		base, _, _ := strings.Cut(k, ".")
+		if redeclared[base] && !declared[k] {
+			f.Decls = append(f.Decls, c.typeDecls[k])
 		}
 	}
-	for _, d := range c.prelude {
-		if !declared[d.(*ast.FuncDecl).Name.Name] {
-			f.Decls = append(f.Decls, d)
+	var used []ast.Decl
+	for name := range selectorBases(f) {
+		if p, ok := imports[name]; ok {
+			used = append(used, importDecl(name, p))
 		}
 	}
-	keys := make([]string, 0, len(c.decls))
-	for k := range c.decls {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !declared[k] {
-			f.Decls = append(f.Decls, c.decls[k])
-		}
-	}
-	f.Decls = append(f.Decls, vars...)
+	f.Decls = append(used, f.Decls...)
 	return f
+}
+
+func (c *goChecker) typeDeclNames() map[string]bool {
+	out := make(map[string]bool, len(c.typeDecls))
+	for name := range c.typeDecls {
+		out[name] = true
+	}
+	return out
 }
 
 func importDecl(name, p string) *ast.GenDecl {
@@ -528,7 +531,7 @@ func (s *Session) noteFailedCheck(cc *cellCheck) {
 		}
 	}
 	for name := range names {
-		if strings.Contains(name, ".") || s.syms.get(name) != nil || s.check.vars[name] != nil {
+		if strings.Contains(name, ".") || s.syms.get(name) != nil || s.check.objects[name] != nil {
 			continue
 		}
 		if s.failedDecls == nil {
@@ -538,10 +541,10 @@ func (s *Session) noteFailedCheck(cc *cellCheck) {
 	}
 }
 
-// commit records what a chunk that ran declared: its declarations without
-// bodies and its top-level variables with their types, those of the
-// statements before line:col only when that is not 0:0 (the statement
-// there failed).
+// commit records what a chunk that ran declared: its package-level
+// objects, its type declarations and methods without bodies, and the
+// variables of its top-level statements, those of the statements before
+// line:col only when that is not 0:0 (the statement there failed).
 func (c *goChecker) commit(cc *cellCheck, ch chunk, line, col int) {
 	if cc == nil {
 		return
@@ -554,10 +557,7 @@ func (c *goChecker) commit(cc *cellCheck, ch chunk, line, col int) {
 	switch ch.Kind {
 	case declChunk:
 		for _, d := range cc.file.Decls {
-			if _, ok := d.(*ast.FuncDecl); ok && d.(*ast.FuncDecl).Name.Name == "_rl_cell" {
-				continue
-			}
-			if !inChunk(d) {
+			if fd, ok := d.(*ast.FuncDecl); (ok && fd.Name.Name == "_rl_cell") || !inChunk(d) {
 				continue
 			}
 			c.commitDecl(cc, d)
@@ -570,7 +570,7 @@ func (c *goChecker) commit(cc *cellCheck, ch chunk, line, col int) {
 			}
 			for _, id := range definedNames(st) {
 				if obj := cc.info.Defs[id]; obj != nil {
-					c.vars[id.Name] = obj.Type()
+					c.objects[id.Name] = types.NewVar(obj.Pos(), cc.pkg, id.Name, obj.Type())
 				}
 			}
 		}
@@ -586,64 +586,32 @@ func (cc *cellCheck) offset(line, col int) int {
 
 // commitDecl records one declaration of the cell, by name.
 func (c *goChecker) commitDecl(cc *cellCheck, d ast.Decl) {
+	for _, name := range declNames(d) {
+		if base, _, ok := strings.Cut(name, "."); ok {
+			if cc.redeclared[base] {
+				c.objects[base] = cc.pkg.Scope().Lookup(base)
+			}
+			continue
+		}
+		if obj := cc.pkg.Scope().Lookup(name); obj != nil {
+			c.objects[name] = obj
+		}
+		delete(c.typeDecls, name)
+	}
 	switch d := d.(type) {
 	case *ast.FuncDecl:
-		summary := *d
-		summary.Body = nil
-		for _, name := range declNames(d) {
-			c.decls[name] = &summary
-			delete(c.vars, name)
+		if d.Recv != nil {
+			summary := *d
+			summary.Body = nil
+			c.typeDecls[declNames(d)[0]] = &summary
 		}
 	case *ast.GenDecl:
 		for _, sp := range d.Specs {
-			switch sp := sp.(type) {
-			case *ast.TypeSpec:
-				c.decls[sp.Name.Name] = &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{sp}}
-				delete(c.vars, sp.Name.Name)
-			case *ast.ValueSpec:
-				for _, n := range sp.Names {
-					if k, ok := cc.info.Defs[n].(*types.Const); ok {
-						if cd := c.constDecl(k); cd != nil {
-							c.decls[n.Name] = cd
-							delete(c.vars, n.Name)
-						}
-					}
-				}
+			if ts, ok := sp.(*ast.TypeSpec); ok {
+				c.typeDecls[ts.Name.Name] = &ast.GenDecl{Tok: token.TYPE, Specs: []ast.Spec{ts}}
 			}
 		}
 	}
-}
-
-// constDecl declares a constant of an earlier cell with its value, as
-// const name T = value.
-func (c *goChecker) constDecl(k *types.Const) ast.Decl {
-	lit := constLiteral(k.Val())
-	if lit == "" {
-		return nil
-	}
-	typ := ""
-	if b, ok := k.Type().(*types.Basic); !ok || b.Info()&types.IsUntyped == 0 {
-		typ = types.TypeString(k.Type(), func(p *types.Package) string {
-			if p.Path() == "main" {
-				return ""
-			}
-			return p.Name()
-		})
-	}
-	f, err := parser.ParseFile(c.fset, "", fmt.Sprintf("package main; const %s %s = %s", k.Name(), typ, lit), parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
-	return f.Decls[0]
-}
-
-func sortedNames(m map[string]types.Type) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // suggest completes a type checker's message about a name that names

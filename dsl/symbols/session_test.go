@@ -311,8 +311,8 @@ slowish := lab.Policy("interpreted", func(r lab.Replica) float64 { return float6
 	if b.Text() != "42" || time.Since(start) > time.Second {
 		t.Errorf("next cell gave %q after %v", b.Text(), time.Since(start))
 	}
-	if b, _ := exec(t, s, `res`); b.Text() != "nil" {
-		t.Errorf("the interrupted comparison left a result: %q", b.Text())
+	if de := fails(t, s, `res`); !strings.Contains(de.Value, "undefined: res: cell 2, which declared it, failed") {
+		t.Errorf("the interrupted comparison's variable: %q, want it undefined, naming the cell that failed", de.Value)
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"maps"
 	"sync/atomic"
 	"unsafe"
 )
@@ -147,7 +148,10 @@ func (interp *Interpreter) snapshotScope(pkgName string) scopeSnapshot {
 func (interp *Interpreter) rollback(snap scopeSnapshot, root *node) {
 	interp.redefs = nil
 	if snap.sc != nil {
-		snap.sc.sym = snap.sym
+		// In place: the package's symbol map is shared (srcPkg, which
+		// Globals reads); a new map would hide every later declaration.
+		clear(snap.sc.sym)
+		maps.Copy(snap.sc.sym, snap.sym)
 		if len(snap.sc.types) > snap.ntypes {
 			snap.sc.types = snap.sc.types[:snap.ntypes]
 		}

@@ -183,6 +183,26 @@ func TestRoutelabFailedCompilationChangesNothing(t *testing.T) {
 	})
 }
 
+// Globals sees what is declared after a failed compilation (a policy file
+// whose helper used math before math was imported declared "no variable").
+func TestRoutelabGlobalsAfterFailedCompilation(t *testing.T) {
+	i := interp.New(interp.Options{})
+	if err := i.Use(stdlib.Symbols()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := i.Eval(`func f() float64 { return math.Sqrt(4) }`); err == nil {
+		t.Fatal("math used without an import compiled")
+	}
+	for _, src := range []string{`import "math"`, `func f() float64 { return math.Sqrt(4) }`, `var kept = f()`} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if v, ok := i.Globals()["kept"]; !ok || v.Interface() != 2.0 {
+		t.Errorf("Globals()[kept] = %v, %v; want 2, true", v, ok)
+	}
+}
+
 func TestRoutelabRedefinitionBindsLate(t *testing.T) {
 	runSteps(t, interp.Options{}, []step{
 		{src: `func cost() int { return 1 }`},
