@@ -98,11 +98,14 @@ func policyCode(r *engine.RecordedSession, policies *policySet) (string, bool, e
 		if err != nil {
 			return "", err
 		}
-		if p.ident != "" {
-			usesFile = true
-			return p.ident, nil
+		switch {
+		case !p.fromFile():
+			return fmt.Sprintf("lab.Builtin(%q)", name), nil
+		case p.ident == "":
+			return "", fmt.Errorf("the policy %q of %s is held by no top-level variable, which the Go cell would name it by: declare it as var NAME = … in the file", name, policies.file)
 		}
-		return fmt.Sprintf("lab.Builtin(%q)", name), nil
+		usesFile = true
+		return p.ident, nil
 	}
 	first, err := ref(r.Policy)
 	if err != nil || len(r.Switches) == 0 {

@@ -113,7 +113,7 @@ func (s *Server) comparedPolicies(p *page) []engine.PolicySpec {
 		add(spec)
 	}
 	for _, pol := range s.policies.list {
-		if pol.ident != "" {
+		if pol.fromFile() {
 			add(pol.spec)
 		}
 	}

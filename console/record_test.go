@@ -206,9 +206,9 @@ func TestBadPoliciesFile(t *testing.T) {
 		t.Errorf("frame %+v", f)
 	}
 	for src, problem := range map[string]string{
-		"package main\n\nvar x = 1\n":      "starts with a package clause",
-		"x := 1\n":                         "declares no top-level variable of type lab.PolicySpec",
-		"var a = lab.Builtin(\"p2c\")\n":   `variable a names its policy "p2c", which the picker has already`,
+		"package main\n\nvar x = 1\n":      "makes no policy: declare a top-level variable of type lab.PolicySpec",
+		"x := 1\n":                         "makes no policy: declare a top-level variable of type lab.PolicySpec",
+		"var a = lab.Builtin(\"p2c\")\n":   `the policy "p2c" (variable a) is named like a built-in policy`,
 		"var e lab.PolicySpec\n":           "variable e is an empty lab.PolicySpec",
 		"var w = lab.Policy(\"w\", nil)\n": "lab.Policy: cost: nil is not allowed",
 	} {
@@ -217,6 +217,65 @@ func TestBadPoliciesFile(t *testing.T) {
 			t.Errorf("%q: problem %q, want %q", src, set.problem, problem)
 		}
 		set.close()
+	}
+}
+
+// A package main policies file loads as compare loads it: its variables'
+// policies, then the one its main makes, join the picker. The Go cell of a
+// session carries the file without its package clause and replays it; a
+// session that used the policy no variable holds has no Go cell.
+func TestPackageMainPoliciesFile(t *testing.T) {
+	c := startConsole(t, Config{Policies: writePolicies(t, `// Policies of a program.
+package main
+
+import "github.com/routelab/routelab/lab"
+
+var queueEWMA = lab.Policy("queue-x-ewma", func(r lab.Replica) float64 {
+	return float64(r.Outstanding+1) * r.ServiceEWMA
+})
+
+func main() {
+	lab.Compare(lab.Steady().Seeds(1).Warmup(0).Measure(1), lab.Picker("first-eligible", func(v *lab.View) int { return v.Eligible[0].ID }))
+}
+`)})
+	cl := c.openPage(t, 0)
+	var h hello
+	json.Unmarshal(cl.next("hello", 5*time.Second).data, &h)
+	var names []string
+	for _, p := range h.Policies {
+		names = append(names, p.Name+" ("+p.About+")")
+	}
+	if got, want := strings.Join(names[len(names)-2:], ", "), "queue-x-ewma (variable queueEWMA), first-eligible (made with lab.Picker)"; got != want || h.PoliciesProblem != "" {
+		t.Fatalf("picker ends %s, want %s; problem %q", got, want, h.PoliciesProblem)
+	}
+	cl.fast(`, "policy": "queue-x-ewma"`)
+	time.Sleep(300 * time.Millisecond)
+	cl.control(`{"action": "pause"}`)
+	time.Sleep(200 * time.Millisecond)
+	file, err := engine.ParseScenarioFile(cl.get("session.json"), "session.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := string(cl.get("session.go"))
+	if strings.Contains(cell, "package main") || !strings.Contains(cell, "// Policies of a program.\n\n\nimport") || !strings.Contains(cell, "policy := queueEWMA\n") {
+		t.Errorf("the cell does not carry the file as a cell holds it:\n%s", cell)
+	}
+	if out := runCell(t, cell, ""); !strings.Contains(out, countsLine(file.Session)) {
+		t.Errorf("the Go cell printed %q, want %q\n%s", out, countsLine(file.Session), cell)
+	}
+	if code, out := cl.control(`{"action": "policy", "policy": "first-eligible"}`); code != http.StatusOK {
+		t.Fatalf("policy: %d %s", code, out)
+	}
+	time.Sleep(300 * time.Millisecond)
+	resp, err := http.Get(cl.base + "/api/pages/" + cl.id + "/session.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var refusal struct{ Error string }
+	json.NewDecoder(resp.Body).Decode(&refusal)
+	if want := `the policy "first-eligible" of ` + c.srv.policies.file + " is held by no top-level variable"; resp.StatusCode == http.StatusOK || !strings.Contains(refusal.Error, want) {
+		t.Errorf("session.go: %d %q, want the error %q", resp.StatusCode, refusal.Error, want)
 	}
 }
 

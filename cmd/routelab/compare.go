@@ -105,7 +105,7 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&cfg.scenario, "scenario", "steady", "built-in scenario: "+strings.Join(engine.ScenarioNames(), ", "))
 	f.StringVar(&cfg.scenarioFile, "scenario-file", "", "a scenario file (JSON with a \"scenario\" object, as routelab console saves a session) instead of --scenario")
-	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies: built-in names and policy files FILE.go (Go scripts whose lab.Policy, lab.Picker and lab.Stateful policies join in the order made)")
+	f.StringSliceVar(&cfg.policies, "policies", specificationPolicyNames(), "comma-separated policies: built-in names and policy files FILE.go (Go scripts run as exec runs them; their top-level lab.PolicySpec variables, then the other policies they make, join: docs/cli.md, Policy files)")
 	f.IntVar(&cfg.seeds, "seeds", engine.DefaultSeedCount, "number of seeds")
 	f.Uint64Var(&cfg.firstSeed, "first-seed", 1, "first seed (seeds are consecutive)")
 	f.Float64Var(&cfg.rate, "rate", engine.DefaultRate, "base arrival rate, requests per second (a serving scenario's own when not given)")

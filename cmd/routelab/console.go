@@ -26,8 +26,9 @@ the traffic. Each open page has its own simulation; whatever is done is recorded
 page compares policies on it and saves it as a scenario file and as a Go cell.
 
 It listens on loopback unless told otherwise; on any other address the URL it prints carries
-a token, as Jupyter's does. --policies adds the lab.PolicySpec variables of a Go file (written
-as a notebook cell) to the policy picker. Ctrl-C stops it. See docs/console.md.`,
+a token, as Jupyter's does. --policies adds the policies of a policy file to the policy
+picker, found as compare finds them (docs/cli.md, Policy files). Ctrl-C stops it. See
+docs/console.md.`,
 		Example: `  routelab console --open
   routelab console --policies mine.go
   routelab console --addr 0.0.0.0:8080   # reachable from other machines, with a token`,
@@ -37,7 +38,7 @@ as a notebook cell) to the policy picker. Ctrl-C stops it. See docs/console.md.`
 	f := cmd.Flags()
 	f.StringVar(&cfg.Addr, "addr", console.DefaultAddr, "host:port to listen on")
 	f.BoolVar(&cfg.open, "open", false, "open the console in the default browser")
-	f.StringVar(&cfg.Policies, "policies", "", "a Go file whose lab.PolicySpec variables join the policy picker")
+	f.StringVar(&cfg.Policies, "policies", "", "a policy file FILE.go whose policies join the policy picker (as compare --policies takes them)")
 	return cmd
 }
 

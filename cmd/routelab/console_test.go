@@ -60,7 +60,7 @@ func TestConsoleCommandStartsDespiteABadPoliciesFile(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Errorf("exit %d after the context ended", code)
 	}
-	want := "routelab console: policies: " + bad + ": CompileError: 2:9: invalid operation: r.Outstanding + \"x\" (mismatched types int and untyped string)"
+	want := "routelab console: policies: policy file " + bad + ": CompileError: 2:9: invalid operation: r.Outstanding + \"x\" (mismatched types int and untyped string)"
 	if !strings.Contains(stderr.String(), want) || !strings.Contains(stderr.String(), "routelab console: http://"+addr+"/ (Ctrl-C stops it)") {
 		t.Errorf("stderr:\n%s\nwant %q and the URL", stderr.String(), want)
 	}

@@ -21,7 +21,8 @@ func newExecCmd() *cobra.Command {
 is available without an import, and a script is either a package main program or a
 plain sequence of declarations and statements, as in notebook cells. "-" reads stdin.
 The script sees the environment and, as os.Args, the file name and the arguments after it.
-Ctrl-C interrupts it. The exit status is 1 when the script fails.`,
+Ctrl-C interrupts it. The exit status is 1 when the script fails. A policy file of
+--policies (compare, sweep, study, console) runs the same way.`,
 		Example: `  routelab exec examples/compare/main.go
   ROUTELAB_OUT=/tmp routelab exec script.go -- --seeds 20`,
 		Args: wantArgs(cobra.MinimumNArgs(1)),

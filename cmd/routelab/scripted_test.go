@@ -9,7 +9,7 @@ import (
 )
 
 // Policy files on the command line: --policies FILE.go runs the file
-// through a dsl session and takes the scripted policies it makes.
+// through a dsl session and takes its policies (symbols.LoadPolicyFile).
 
 // scriptedPolicies is a policy file with one policy of each scripted kind,
 // one of them randomised.
@@ -76,7 +76,7 @@ func TestPolicyFileErrors(t *testing.T) {
 	for _, c := range []struct {
 		file, want string
 	}{
-		{none, "policy file " + none + " makes no policy (want lab.Policy, lab.Picker or lab.Stateful calls"},
+		{none, "policy file " + none + " makes no policy: declare a top-level variable of type lab.PolicySpec"},
 		{bad, "policy file " + bad + ": "},
 		{filepath.Join(dir, "absent.go"), "policy file: open " + filepath.Join(dir, "absent.go")},
 	} {

@@ -53,7 +53,7 @@ differences from NAME.`,
 	cmd.Flags().IntVar(&cfg.workers, "workers", 0, "parallel runs (0: one per CPU); results do not depend on it")
 	cfg.paired.bind(cmd, false)
 	cmd.MarkFlagsMutuallyExclusive("json", "csv")
-	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose scripted policies the validation phase runs beside the study's own")
+	cmd.Flags().StringSliceVar(&cfg.policies, "policies", nil, "policy files FILE.go whose policies the validation phase runs beside the study's own (as compare --policies takes them)")
 	cfg.figures.bind(cmd, "study heat-map")
 	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the scores (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	cfg.shard.bind(cmd)
