@@ -102,6 +102,12 @@ type cellCheck struct {
 	// initOrder is the place of each package-level variable (by the span of
 	// its first name) in Go's initialisation order.
 	initOrder map[span]int
+	// methodExprs are the method expressions (T.M) of the cell's own
+	// methods and of promoted ones (M of a field embedded in T), by span.
+	methodExprs map[span]*types.Selection
+	// varDefs are the types of the package-level variables the cell
+	// declares, by the span of the name.
+	varDefs map[span]types.Type
 	// constDefs are the constants the cell declares, by the span of the name.
 	constDefs map[span]*types.Const
 	body      *ast.BlockStmt // the function holding the cell's statements
@@ -191,11 +197,13 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	f.Decls = append(sessionImports, f.Decls...)
 	cc := &cellCheck{
 		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
-		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{},
+		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{},
 		info: &types.Info{
-			Types: map[ast.Expr]types.TypeAndValue{},
-			Defs:  map[*ast.Ident]types.Object{},
-			Uses:  map[*ast.Ident]types.Object{},
+			Types:      map[ast.Expr]types.TypeAndValue{},
+			Defs:       map[*ast.Ident]types.Object{},
+			Uses:       map[*ast.Ident]types.Object{},
+			Selections: map[*ast.SelectorExpr]*types.Selection{},
+			InitOrder:  nil,
 		},
 	}
 	cc.body = f.Decls[len(f.Decls)-1].(*ast.FuncDecl).Body
@@ -389,6 +397,12 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			cc.consts[exprKey{cc.spanOf(fset, e), reflect.TypeOf(e)}] = tv
 		}
 	}
+	for sel, x := range cc.info.Selections {
+		own := x.Obj().Pkg() != nil && x.Obj().Pkg().Path() == "main"
+		if x.Kind() == types.MethodExpr && (own || len(x.Index()) > 1) && cc.inCell(sel.Pos()) {
+			cc.methodExprs[cc.spanOf(fset, sel)] = x
+		}
+	}
 	for i, in := range cc.info.InitOrder {
 		if v := in.Lhs[0]; cc.inCell(v.Pos()) {
 			p := fset.Position(v.Pos())
@@ -396,8 +410,16 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 		}
 	}
 	for id, obj := range cc.info.Defs {
-		if k, ok := obj.(*types.Const); ok && cc.inCell(id.Pos()) {
-			cc.constDefs[cc.spanOf(fset, id)] = k
+		if !cc.inCell(id.Pos()) {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.Const:
+			cc.constDefs[cc.spanOf(fset, id)] = obj
+		case *types.Var:
+			if obj.Parent() == cc.pkg.Scope() {
+				cc.varDefs[cc.spanOf(fset, id)] = obj.Type()
+			}
 		}
 	}
 	for _, st := range cc.body.List {

@@ -40,16 +40,20 @@ func (s *Session) typedRewrite(cc *cellCheck, u *unit) {
 	}
 }
 
-// initOrder puts the package-level variables of a file after its other
-// declarations, one declaration each, in the order Go initialises them
-// (by dependency, not by place in the file), which is the order the
-// interpreter runs them in.
+// initOrder gives a file's package-level variables Go's initialisation:
+// each variable is declared with its type and no value, and a func init
+// ahead of the file's own assigns the values in the order Go initialises
+// them (by dependency, not by place in the file). So the interpreter never
+// evaluates an initialiser while it analyses the declarations, and every
+// function can use every variable. A variable whose type the file cannot
+// name keeps its initialiser, after the other declarations.
 func (t *goTyper) initOrder(f *ast.File) {
-	type placed struct {
+	type assign struct {
 		order int
-		decl  ast.Decl
+		stmt  ast.Stmt
 	}
-	var vars []placed
+	var inits []assign
+	var kept []ast.Decl
 	decls := f.Decls[:0:0]
 	for _, d := range f.Decls {
 		gd, ok := d.(*ast.GenDecl)
@@ -58,23 +62,94 @@ func (t *goTyper) initOrder(f *ast.File) {
 			continue
 		}
 		for _, sp := range gd.Specs {
-			order := len(t.cc.initOrder) + len(vars)
-			if sp, ok := t.at(sp.(*ast.ValueSpec).Names[0]); ok {
-				if i, ok := t.cc.initOrder[sp]; ok {
-					order = i
-				}
+			vs := sp.(*ast.ValueSpec)
+			typed, order, ok := t.typedSpec(vs)
+			if !ok {
+				kept = append(kept, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{sp}})
+				continue
 			}
-			vars = append(vars, placed{order, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{sp}}})
+			if len(typed.Names) > 0 {
+				decls = append(decls, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{typed}})
+			}
+			if len(vs.Values) == 0 {
+				continue
+			}
+			lhs := make([]ast.Expr, len(vs.Names))
+			for i, id := range vs.Names {
+				lhs[i] = &ast.Ident{NamePos: id.Pos(), Name: id.Name}
+			}
+			if len(vs.Values) == len(vs.Names) {
+				for i := range vs.Names {
+					inits = append(inits, assign{order[i], &ast.AssignStmt{Lhs: lhs[i : i+1], TokPos: vs.Names[i].Pos(), Tok: token.ASSIGN, Rhs: vs.Values[i : i+1]}})
+				}
+				continue
+			}
+			inits = append(inits, assign{order[0], &ast.AssignStmt{Lhs: lhs, TokPos: vs.Pos(), Tok: token.ASSIGN, Rhs: vs.Values}})
 		}
 	}
-	if len(vars) < 2 {
+	if len(inits) == 0 {
 		return
 	}
-	sort.SliceStable(vars, func(i, j int) bool { return vars[i].order < vars[j].order })
-	for _, v := range vars {
-		decls = append(decls, v.decl)
+	sort.SliceStable(inits, func(i, j int) bool { return inits[i].order < inits[j].order })
+	body := &ast.BlockStmt{Lbrace: inits[0].stmt.Pos()}
+	for _, in := range inits {
+		body.List = append(body.List, in.stmt)
 	}
-	f.Decls = decls
+	init := &ast.FuncDecl{Name: &ast.Ident{NamePos: body.Lbrace, Name: "init"}, Type: &ast.FuncType{Func: body.Lbrace, Params: &ast.FieldList{}}, Body: body}
+	// Ahead of the file's own func init: variables are initialised first.
+	for i, d := range decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+			decls = append(decls[:i:i], append([]ast.Decl{init}, decls[i:]...)...)
+			init = nil
+			break
+		}
+	}
+	if init != nil {
+		decls = append(decls, init)
+	}
+	f.Decls = append(decls, kept...)
+}
+
+// typedSpec is a var spec's names declared with their checked types and no
+// values, and each name's place in Go's initialisation order; ok is false
+// when a type cannot be named in the file.
+func (t *goTyper) typedSpec(vs *ast.ValueSpec) (typed *ast.ValueSpec, order []int, ok bool) {
+	typed = &ast.ValueSpec{Doc: vs.Doc, Type: vs.Type, Comment: vs.Comment}
+	for _, id := range vs.Names {
+		sp, found := t.at(id)
+		if !found {
+			return nil, nil, false
+		}
+		n, placed := t.cc.initOrder[sp]
+		if !placed {
+			n = len(t.cc.initOrder)
+		}
+		order = append(order, n)
+		if id.Name == "_" {
+			continue
+		}
+		if vs.Type == nil {
+			typ := t.cc.varDefs[sp]
+			if typ == nil {
+				return nil, nil, false
+			}
+			text, spelled := t.spell(typ)
+			if !spelled {
+				return nil, nil, false
+			}
+			x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", text, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, nil, false
+			}
+			setPos(x, id.End())
+			if typed.Type != nil && exprString(typed.Type) != exprString(x) {
+				return nil, nil, false // names of different types in one spec
+			}
+			typed.Type = x
+		}
+		typed.Names = append(typed.Names, id)
+	}
+	return typed, order, true
 }
 
 // constDecl gives every constant of a declaration its value, as a literal
@@ -139,7 +214,8 @@ func (t *goTyper) at(n ast.Node) (span, bool) {
 	return span{la, a.Column, lb, b.Column}, true
 }
 
-// constant replaces a constant expression by its literal.
+// constant replaces a constant expression by its literal, and the method
+// expression of a promoted method by a function literal.
 func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	if _, ok := e.(*ast.BasicLit); ok {
 		return nil, false
@@ -147,6 +223,9 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	sp, ok := t.at(e)
 	if !ok {
 		return nil, false
+	}
+	if sel, ok := t.cc.methodExprs[sp]; ok {
+		return t.methodExpr(sel, e.Pos())
 	}
 	tv, ok := t.cc.consts[exprKey{sp, reflect.TypeOf(e)}]
 	if !ok {
@@ -161,6 +240,51 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 		return nil, false
 	}
 	setPos(x, e.Pos())
+	return x, true
+}
+
+// methodExpr writes a method expression T.M as the function Go makes of
+// it: func(r T, args) results { return r.M(args) }. (The interpreter's
+// T.M called a promoted M with T for receiver, and (*T).M with too many
+// arguments.)
+func (t *goTyper) methodExpr(sel *types.Selection, pos token.Pos) (ast.Expr, bool) {
+	sig := sel.Type().(*types.Signature)
+	var params, args []string
+	for i := range sig.Params().Len() {
+		typ, ok := t.spell(sig.Params().At(i).Type())
+		if !ok {
+			return nil, false
+		}
+		name := "_rl_a" + strconv.Itoa(i)
+		if i == 0 {
+			name = "_rl_recv"
+		} else {
+			args = append(args, name)
+		}
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			typ = "..." + strings.TrimPrefix(typ, "[]")
+			args[len(args)-1] += "..."
+		}
+		params = append(params, name+" "+typ)
+	}
+	var results []string
+	for i := range sig.Results().Len() {
+		typ, ok := t.spell(sig.Results().At(i).Type())
+		if !ok {
+			return nil, false
+		}
+		results = append(results, typ)
+	}
+	call := "_rl_recv." + sel.Obj().Name() + "(" + strings.Join(args, ", ") + ")"
+	if len(results) > 0 {
+		call = "return " + call
+	}
+	src := "func(" + strings.Join(params, ", ") + ") (" + strings.Join(results, ", ") + ") { " + call + " }"
+	x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	setPos(x, pos)
 	return x, true
 }
 
@@ -359,11 +483,17 @@ func constLiteral(v constant.Value) string {
 		var x big.Float
 		switch r := constant.Val(v).(type) {
 		case *big.Rat:
+			if r.Num().BitLen() > 4096 || r.Denom().BitLen() > 4096 {
+				return "" // a huge exact value (1e646456992): left to the interpreter
+			}
 			x.SetPrec(512).SetRat(r)
 		case *big.Float:
 			x.SetPrec(512).Set(r)
 		default:
 			return ""
+		}
+		if e := x.MantExp(nil); e > 4096 || e < -4096 {
+			return "" // printing it would take long: left to the interpreter
 		}
 		return x.Text('g', 100)
 	}
@@ -434,7 +564,9 @@ func setPos(x ast.Node, pos token.Pos) {
 		}
 		v := reflect.ValueOf(n).Elem()
 		for i := range v.NumField() {
-			if fv := v.Field(i); fv.Type() == reflect.TypeFor[token.Pos]() && fv.CanSet() {
+			// Only positions that are set: a zero one means something
+			// (a CallExpr's Ellipsis).
+			if fv := v.Field(i); fv.Type() == reflect.TypeFor[token.Pos]() && fv.CanSet() && fv.Int() != 0 {
 				fv.Set(reflect.ValueOf(pos))
 			}
 		}
