@@ -590,3 +590,21 @@ func TestRoutelabChangesAreListed(t *testing.T) {
 		}
 	}
 }
+
+// print and println format their operands as Go's runtime does (Go's test
+// suite: goprint.go, print.go, ken/string.go).
+func TestRoutelabPrintAsGo(t *testing.T) {
+	var out strings.Builder
+	i := interp.New(interp.Options{Stdout: &out})
+	src := `print("abc", "xyz", 1, 1.5, true)
+println()
+println(42, 1.5, float32(0.1), "s", (chan int)(nil), []int(nil), (map[string]int)(nil), (func())(nil), byte(255), (*int)(nil))
+println((interface{})(nil), error(nil), 1+2i, -9223372036854775808)`
+	if _, err := i.Eval(src); err != nil {
+		t.Fatal(err)
+	}
+	want := "abcxyz11.5true\n42 1.5 0.1 s 0x0 [0/0]0x0 0x0 0x0 255 0x0\n(0x0,0x0) (0x0,0x0) (1+2i) -9223372036854775808\n"
+	if out.String() != want {
+		t.Errorf("got %q, want %q", out.String(), want)
+	}
+}

@@ -882,41 +882,35 @@ func deref(n *node) {
 	}
 }
 
-func _print(n *node) {
+func _print(n *node) { printArgs(n, false) }
+
+func _println(n *node) { printArgs(n, true) }
+
+// printArgs runs the builtins print (operands side by side) and println
+// (separated by spaces, then a newline), each operand formatted as Go's
+// runtime prints it (runtimePrint).
+func printArgs(n *node, ln bool) {
 	child := n.child[1:]
 	values := make([]func(*frame) reflect.Value, len(child))
+	iface := make([]bool, len(child))
 	for i, c := range child {
 		values[i] = genValue(c)
+		iface[i] = c.typ != nil && (c.typ.cat == interfaceT || c.typ.TypeOf() != nil && c.typ.TypeOf().Kind() == reflect.Interface)
 	}
 	out := n.interp.stdout
 
 	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
+		var b []byte
 		for i, value := range args {
-			if i > 0 {
-				fmt.Fprintf(out, " ")
+			if ln && i > 0 {
+				b = append(b, ' ')
 			}
-			fmt.Fprintf(out, "%v", value)
+			b = runtimePrint(b, value, iface[i])
 		}
-		return nil
-	})
-}
-
-func _println(n *node) {
-	child := n.child[1:]
-	values := make([]func(*frame) reflect.Value, len(child))
-	for i, c := range child {
-		values[i] = genValue(c)
-	}
-	out := n.interp.stdout
-
-	genBuiltinDeferWrapper(n, values, nil, func(args []reflect.Value) []reflect.Value {
-		for i, value := range args {
-			if i > 0 {
-				fmt.Fprintf(out, " ")
-			}
-			fmt.Fprintf(out, "%v", value)
+		if ln {
+			b = append(b, '\n')
 		}
-		fmt.Fprintln(out, "")
+		out.Write(b)
 		return nil
 	})
 }
