@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"sort"
 
 	"github.com/traefik/yaegi/interp"
 )
@@ -60,6 +61,11 @@ func (s *Session) runCell(r *cellRun, code string) error {
 	cc, err := s.goCheck(code, chunks)
 	if err != nil {
 		return err
+	}
+	if cc != nil && !cc.declsUseStatements {
+		// Declarations are package-level in Go: the cell's statements see
+		// them wherever they stand.
+		sort.SliceStable(units, func(i, j int) bool { return units[i].Kind < units[j].Kind })
 	}
 	for i, u := range units {
 		u.check = cc

@@ -285,10 +285,10 @@ func recvName(t ast.Expr) string {
 	return "?"
 }
 
-func identRefs(n ast.Node) map[string]bool {
+func identRefs(n *ast.BlockStmt) map[string]bool {
 	refs := map[string]bool{}
 	if n == nil {
-		return refs
+		return refs // a function without a body: Go refuses it
 	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok {

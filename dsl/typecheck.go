@@ -114,6 +114,9 @@ type cellCheck struct {
 	pkg       *types.Package
 	// redeclared are the earlier types declared again with the cell.
 	redeclared map[string]bool
+	// declsUseStatements says the cell's declarations use variables its
+	// statements declare: then its chunks run in the cell's order.
+	declsUseStatements bool
 }
 
 // span is a stretch of the cell: from line:col to line:col.
@@ -151,6 +154,7 @@ func (s *Session) goCheck(code string, chunks []chunk) (*cellCheck, error) {
 			s.noteFailedCheck(cc)
 			return nil, s.typeErrors(cc, remaining, code)
 		}
+		cc.declsUseStatements = len(extra) > 0
 		return cc, nil
 	}
 	return nil, nil
@@ -230,6 +234,12 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 		}
 	}
 	var errs []types.Error
+	for _, d := range f.Decls {
+		// Go's compiler refuses these; go/types leaves them to it.
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+			errs = append(errs, types.Error{Fset: c.fset, Pos: fd.Name.Pos(), Msg: "missing function body"})
+		}
+	}
 	conf := types.Config{
 		Importer:  c.imp,
 		GoVersion: "go1.26",
