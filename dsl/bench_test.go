@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/internal/testlibsym"
@@ -93,4 +94,35 @@ func residentBytes() int64 {
 		}
 	}
 	return 0
+}
+
+// BenchmarkInterruptLoop is the time from Interrupt to the return of a
+// cell spinning in for {} (in process; through the kernel's worker it
+// adds the round trip, docs/performance.md).
+func BenchmarkInterruptLoop(b *testing.B) {
+	s := newSession(b)
+	rec := &recorder{}
+	ctx := context.Background()
+	var total time.Duration
+	for b.Loop() {
+		done := make(chan error, 1)
+		go func() {
+			_, err := s.Execute(ctx, "for {}", rec)
+			done <- err
+		}()
+		for {
+			if _, line, _ := s.Position(); line > 0 {
+				break
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		time.Sleep(2 * time.Millisecond) // well inside the loop
+		start := time.Now()
+		s.Interrupt()
+		if err := <-done; err == nil {
+			b.Fatal("the interrupted loop returned no error")
+		}
+		total += time.Since(start)
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs/interrupt")
 }
