@@ -351,8 +351,9 @@ func declaredNames(f *ast.File) map[string]bool {
 func declNames(d ast.Decl) []string {
 	switch d := d.(type) {
 	case *ast.FuncDecl:
-		if d.Recv != nil {
-			return []string{recvBase(d) + "." + d.Name.Name}
+		if d.Recv != nil && len(d.Recv.List) > 0 {
+			// The session's table names methods so too (symtab.go).
+			return []string{recvName(d.Recv.List[0].Type) + "." + d.Name.Name}
 		}
 		if d.Name.Name == "_rl_cell" {
 			return nil
@@ -373,30 +374,6 @@ func declNames(d ast.Decl) []string {
 		return out
 	}
 	return nil
-}
-
-// recvBase is the name of a method's receiver base type.
-func recvBase(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return ""
-	}
-	t := fd.Recv.List[0].Type
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.ParenExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // collect records the cell's constant expressions and the types of the
@@ -488,6 +465,10 @@ func (s *Session) resolveUndefined(cc *cellCheck, errs []types.Error, imports ma
 				continue
 			}
 		case strings.HasSuffix(msg, " is not used") && final != nil && e.Pos == final.Pos():
+			continue
+		case strings.HasPrefix(msg, "implicit assignment to unexported field ") && strings.Contains(msg, " in struct literal of type main."):
+			// A struct type of an earlier cell is of the session's package
+			// (each check's package main is another go/types package).
 			continue
 		case strings.HasPrefix(msg, "undefined: "):
 			name := strings.TrimPrefix(msg, "undefined: ")
@@ -650,6 +631,9 @@ func (c *goChecker) commitDecl(cc *cellCheck, d ast.Decl) {
 // nothing, a selected member or a field key, with the nearest name there
 // is: (did you mean lab.Policy?).
 func (cc *cellCheck) suggest(e types.Error) string {
+	if !strings.Contains(e.Msg, "undefined") && !strings.HasPrefix(e.Msg, "unknown field") {
+		return ""
+	}
 	var found string
 	ast.Inspect(cc.file, func(n ast.Node) bool {
 		if found != "" {

@@ -32,7 +32,7 @@ func (s *Session) typedRewrite(cc *cellCheck, u *unit) {
 	} else {
 		t.initOrder(u.file)
 	}
-	replaceExprs(u.node(), t.constant, t.constDecl)
+	replaceExprs(u.node(), t.constant, t.arrayLen, t.constDecl)
 	for _, imp := range t.hidden {
 		if err := s.evalSource("import " + imp[0] + " " + strconv.Quote(imp[1])); err == nil {
 			s.hidden[imp[1]] = imp[0]
@@ -241,6 +241,35 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	}
 	setPos(x, e.Pos())
 	return x, true
+}
+
+// arrayLen writes an array's length as the integer Go computed ([1e1]int
+// is [10]int).
+func (t *goTyper) arrayLen(e ast.Expr) (ast.Expr, bool) {
+	if e == nil {
+		return nil, false
+	}
+	if _, ok := e.(*ast.Ellipsis); ok {
+		return nil, false
+	}
+	sp, ok := t.at(e)
+	if !ok {
+		return nil, false
+	}
+	tv, ok := t.cc.consts[exprKey{sp, reflect.TypeOf(e)}]
+	if !ok {
+		// A literal length such as 1e1: its value is the literal's.
+		lit, isLit := e.(*ast.BasicLit)
+		if !isLit || lit.Kind == token.INT {
+			return nil, false
+		}
+		tv = types.TypeAndValue{Value: constant.MakeFromLiteral(lit.Value, lit.Kind, 0)}
+	}
+	n := constant.ToInt(tv.Value)
+	if n.Kind() != constant.Int {
+		return nil, false
+	}
+	return &ast.BasicLit{ValuePos: e.Pos(), Kind: token.INT, Value: n.ExactString()}, true
 }
 
 // methodExpr writes a method expression T.M as the function Go makes of
@@ -501,10 +530,10 @@ func constLiteral(v constant.Value) string {
 }
 
 // replaceExprs walks n and replaces each expression for which f returns a
-// replacement; replaced expressions are not entered. Array lengths and keys
-// of composite literals are left as they are; consts is called for each
-// constant declaration instead.
-func replaceExprs(n ast.Node, f func(ast.Expr) (ast.Expr, bool), consts func(*ast.GenDecl)) {
+// replacement; replaced expressions are not entered. An array length goes
+// to arrayLen instead, keys of composite literals are left as they are,
+// and consts is called for each constant declaration.
+func replaceExprs(n ast.Node, f, arrayLen func(ast.Expr) (ast.Expr, bool), consts func(*ast.GenDecl)) {
 	exprType := reflect.TypeFor[ast.Expr]()
 	var visit func(v reflect.Value)
 	visit = func(v reflect.Value) {
@@ -515,6 +544,9 @@ func replaceExprs(n ast.Node, f func(ast.Expr) (ast.Expr, bool), consts func(*as
 			}
 			switch x := v.Interface().(type) {
 			case *ast.ArrayType:
+				if r, ok := arrayLen(x.Len); ok {
+					x.Len = r
+				}
 				visit(reflect.ValueOf(&x.Elt).Elem())
 				return
 			case *ast.KeyValueExpr:
