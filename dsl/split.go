@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/scanner"
 	"go/token"
+	"strings"
 )
 
 // chunkKind classifies a run of top-level items of a cell. yaegi evaluates a
@@ -58,6 +59,10 @@ func splitCell(src string) (chunks []chunk, pkg string, err error) {
 		// Only space and comments: one (empty) statement chunk.
 		return []chunk{{Kind: stmtChunk, Text: src, Line: 1, Col: 1}}, "", nil
 	}
+	// Positions advance with the items, and a chunk's text is joined once:
+	// a file of thousands of declarations stays linear.
+	var parts [][]string
+	line, col, at := 1, 1, 0
 	for _, it := range items {
 		kind, isPkg, name := classify(toks[it.first:it.last])
 		text := src[it.start:it.end]
@@ -69,13 +74,18 @@ func splitCell(src string) (chunks []chunk, pkg string, err error) {
 			text = blankOut(text)
 			kind = stmtChunk
 		}
-		line, col := lineCol(src, it.start)
+		line, col = advance(src, at, it.start, line, col)
+		at = it.start
 		n := len(chunks)
 		if n > 0 && chunks[n-1].Kind == kind {
-			chunks[n-1].Text += text
+			parts[n-1] = append(parts[n-1], text)
 			continue
 		}
-		chunks = append(chunks, chunk{Kind: kind, Text: text, Offset: it.start, Line: line, Col: col})
+		chunks = append(chunks, chunk{Kind: kind, Offset: it.start, Line: line, Col: col})
+		parts = append(parts, []string{text})
+	}
+	for i := range chunks {
+		chunks[i].Text = strings.Join(parts[i], "")
 	}
 	return chunks, pkg, nil
 }
@@ -205,8 +215,12 @@ func blankOut(s string) string {
 
 // lineCol returns the 1-based line and column (in bytes) of off in src.
 func lineCol(src string, off int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < off && i < len(src); i++ {
+	return advance(src, 0, off, 1, 1)
+}
+
+// advance moves the position line:col at offset from to offset to.
+func advance(src string, from, to, line, col int) (int, int) {
+	for i := from; i < to && i < len(src); i++ {
 		if src[i] == '\n' {
 			line++
 			col = 1

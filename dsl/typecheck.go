@@ -129,7 +129,13 @@ type exprKey struct {
 
 // check type-checks a cell. It returns nil, nil when the cell cannot be
 // checked (it uses a library without type information).
-func (s *Session) goCheck(code string, chunks []chunk) (*cellCheck, error) {
+func (s *Session) goCheck(code string, chunks []chunk) (cc *cellCheck, err error) {
+	defer func() {
+		// A fault of the check must cost the cell, not the session.
+		if p := recover(); p != nil {
+			cc, err = nil, fmt.Errorf("routelab's Go checker failed on this code (%v); please report it with the cell", p)
+		}
+	}()
 	c := s.check
 	if c == nil {
 		return nil, nil
@@ -258,6 +264,9 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	}
 	files := []*ast.File{c.sessionFile(imports, declared, cc.redeclared), f}
 	types.NewChecker(&conf, c.fset, cc.pkg, cc.info).Files(files)
+	if len(errs) == 0 {
+		errs = frameErrors(c.fset, f, cc.info)
+	}
 	cc.collect(c.fset)
 	return cc, errs, nil
 }
