@@ -24,7 +24,7 @@ func benchProtocol(b *testing.B, scn Scenario, pol PolicySpec, proto Protocol) {
 	b.ResetTimer()
 	cpu := cpuTime()
 	for i := 0; i < b.N; i++ {
-		sim, err := NewSimulator(scn, pol, SimOptions{Seed: uint64(i + 1), Measure: &proto, tables: tables})
+		sim, err := newSimulator(scn, pol, SimOptions{Seed: uint64(i + 1), Measure: &proto}, simInternals{tables: tables})
 		if err != nil {
 			b.Fatal(err)
 		}

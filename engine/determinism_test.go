@@ -287,13 +287,14 @@ func TestSummaryRunsReuseTheirBuffers(t *testing.T) {
 		}
 	}
 	// The Simulator and its replicas' arrays are among what is handed on.
-	var b runBuffers
-	spec := RunSpec{Scenario: scn, Policy: e.Policies[0], Seed: 1, Protocol: proto, SummaryOnly: true, buffers: &b}
-	if _, err := Run(context.Background(), spec); err != nil {
+	runner := NewRunner(scn)
+	b := &runner.buffers
+	spec := RunSpec{Scenario: scn, Policy: e.Policies[0], Seed: 1, Protocol: proto, SummaryOnly: true}
+	if _, err := runner.Run(context.Background(), spec); err != nil {
 		t.Fatal(err)
 	}
 	last, replicas := b.sim, b.replicas
-	next, err := NewSimulator(scn, e.Policies[1], SimOptions{Seed: 2, Measure: &proto, buffers: &b})
+	next, err := newSimulator(scn, e.Policies[1], SimOptions{Seed: 2, Measure: &proto}, simInternals{buffers: b})
 	switch {
 	case err != nil:
 		t.Fatal(err)

@@ -11,11 +11,13 @@ import (
 // jobs are n runs described without holding them: spec builds the i-th
 // run's spec when a worker takes it, and keep stores its result. So an
 // experiment's memory holds what keep stores, never a list of n specs or
-// results. keep is called concurrently, for distinct i.
+// results. keep is called concurrently, for distinct i. Each worker runs
+// through its own fork of runner (nil: a Runner without prepared samplers).
 type jobs struct {
-	n    int
-	spec func(i int) RunSpec
-	keep func(i int, r *RunResult)
+	n      int
+	spec   func(i int) RunSpec
+	keep   func(i int, r *RunResult)
+	runner *Runner
 }
 
 // runJobs runs every job, in parallel on workers goroutines (GOMAXPROCS when
@@ -62,17 +64,16 @@ type pool struct {
 // work takes jobs in index order until none is left, one fails before the
 // next, or ctx is cancelled.
 func (p *pool) work(ctx context.Context) {
-	var buffers runBuffers // this worker's, handed from run to run
+	runner := NewRunner()
+	if p.runner != nil {
+		runner = p.runner.Fork()
+	}
 	for {
 		i := p.next.Add(1) - 1
 		if i >= int64(p.n) || i > p.firstFailed.Load() || ctx.Err() != nil {
 			return
 		}
-		spec := p.spec(int(i))
-		if spec.SummaryOnly {
-			spec.buffers = &buffers
-		}
-		r, err := Run(ctx, spec)
+		r, err := runner.Run(ctx, p.spec(int(i)))
 		if err != nil {
 			p.failed(i, err)
 			continue
@@ -94,24 +95,4 @@ func (p *pool) failed(i int64, err error) {
 		p.firstFailed.Store(i)
 		p.firstErr = err
 	}
-}
-
-// tokenTablesFor prepares each distinct token model of the scenarios once, for
-// all runs: the i-th result is scenario i's, nil when it needs none.
-func tokenTablesFor(scenarios []Scenario) []*tokenTables {
-	prepared := map[TokenModel]*tokenTables{}
-	out := make([]*tokenTables, len(scenarios))
-	for i := range scenarios {
-		d := scenarios[i].Demand
-		if d.Kind != TokenDemand || d.Tokens.validate() != nil {
-			continue
-		}
-		t, ok := prepared[d.Tokens]
-		if !ok {
-			t = prepareTokens(d.Tokens)
-			prepared[d.Tokens] = t
-		}
-		out[i] = t
-	}
-	return out
 }

@@ -19,9 +19,6 @@ type RunSpec struct {
 	// SummaryOnly drops the per-request latencies once summarised, for
 	// studies of thousands of runs.
 	SummaryOnly bool
-
-	tables  *tokenTables
-	buffers *runBuffers // given back after a summary-only run, for the next
 }
 
 // runBuffers are what a worker of an experiment hands from one run to the
@@ -162,14 +159,19 @@ func (r *RunSummary) SLOMisses() int { return r.Completed - r.OnTime }
 // Run simulates spec to the protocol's cutoff. It stops with an error
 // wrapping ctx.Err() when ctx is cancelled, never with a partial result.
 func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
+	return run(ctx, spec, nil, nil)
+}
+
+// run is Run with prepared token samplers and reused buffers (each nil
+// when there are none: see Runner).
+func run(ctx context.Context, spec RunSpec, tables *tokenTables, buffers *runBuffers) (*RunResult, error) {
 	proto := spec.Protocol
 	if err := proto.Validate(); err != nil {
 		return nil, err
 	}
-	sim, err := NewSimulator(spec.Scenario, spec.Policy, SimOptions{
-		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision, tables: spec.tables,
-		unwatched: spec.SampleEvery == 0, buffers: spec.buffers,
-	})
+	sim, err := newSimulator(spec.Scenario, spec.Policy, SimOptions{
+		Seed: spec.Seed, Measure: &proto, SampleEvery: spec.SampleEvery, OnDecision: spec.OnDecision,
+	}, simInternals{tables: tables, unwatched: spec.SampleEvery == 0, buffers: buffers})
 	if err != nil {
 		return nil, err
 	}
@@ -177,8 +179,8 @@ func Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 		return nil, err
 	}
 	res := sim.result(spec)
-	if spec.buffers != nil && spec.SummaryOnly {
-		spec.buffers.giveBack(sim)
+	if buffers != nil && spec.SummaryOnly {
+		buffers.giveBack(sim)
 	}
 	return res, nil
 }

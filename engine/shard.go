@@ -68,9 +68,10 @@ func summaries(ctx context.Context, js jobs, s Shard, workers int, progress func
 	}
 	out := make([]RunSummary, s.Size(js.n))
 	err := runJobs(ctx, jobs{
-		n:    len(out),
-		spec: func(k int) RunSpec { return js.spec(s.Run(k)) },
-		keep: func(k int, r *RunResult) { out[k] = r.RunSummary },
+		n:      len(out),
+		spec:   func(k int) RunSpec { return js.spec(s.Run(k)) },
+		keep:   func(k int, r *RunResult) { out[k] = r.RunSummary },
+		runner: js.runner,
 	}, workers, progress)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func RunSweepShard(ctx context.Context, sw Sweep, s Shard) ([]RunSummary, error)
 		return nil, err
 	}
 	sw.Keep = KeepSummaries
-	return summaries(ctx, sw.jobs(sw.tables(), nil), s, sw.Workers, sw.Progress)
+	return summaries(ctx, sw.jobs(sw.runner(), nil), s, sw.Workers, sw.Progress)
 }
 
 // AssembleSweep builds the sweep's result from the summaries of all its

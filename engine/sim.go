@@ -133,8 +133,11 @@ type SimOptions struct {
 	SampleEvery float64
 	// OnDecision, when set, is called after every routing decision.
 	OnDecision func(Decision)
+}
 
-	tables *tokenTables // shared prepared token samplers, when an experiment has them
+// simInternals are what Run and Runner give a simulator of their own.
+type simInternals struct {
+	tables *tokenTables // shared prepared token samplers; nil: prepare
 	// unwatched skips the live windows: Run sets it when nothing will read
 	// them (no timeline, and its simulator is its own), which saves
 	// allocation on every completion of experiments of many runs.
@@ -144,6 +147,10 @@ type SimOptions struct {
 
 // NewSimulator validates the scenario and returns a simulator at time zero.
 func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, error) {
+	return newSimulator(scn, policy, opt, simInternals{})
+}
+
+func newSimulator(scn Scenario, policy PolicySpec, opt SimOptions, in simInternals) (*Simulator, error) {
 	horizon := math.Inf(1)
 	if opt.Measure != nil {
 		if err := opt.Measure.Validate(); err != nil {
@@ -160,8 +167,8 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 	if policy.New == nil {
 		return nil, fieldErr("policy", policy.Name, "a policy with a constructor")
 	}
-	s := opt.buffers.simulator()
-	s.scn, s.policyName, s.onDecision, s.unwatched = scn, policy.Name, opt.OnDecision, opt.unwatched
+	s := in.buffers.simulator()
+	s.scn, s.policyName, s.onDecision, s.unwatched = scn, policy.Name, opt.OnDecision, in.unwatched
 	s.seed, s.proto = opt.Seed, opt.Measure
 	s.oracle.visit = s.oracle.add
 	s.penv = PolicyEnv{Replicas: scn.Replicas(), Rand: NewRand(opt.Seed, streamPolicy), Now: s.Now, WorkLeft: s.workLeft}
@@ -170,18 +177,18 @@ func NewSimulator(scn Scenario, policy PolicySpec, opt SimOptions) (*Simulator, 
 		return nil, fmt.Errorf("policy %q: %w", policy.Name, err)
 	}
 	s.policy, s.hooks = p, hooksOf(p)
-	s.wl = newWorkload(&scn, opt.Seed, opt.tables)
+	s.wl = newWorkload(&scn, opt.Seed, in.tables)
 	if scn.Serving != nil {
 		s.serving = newServingRun(&s.scn, opt.Seed, opt.Measure)
 	}
-	s.initReplicas(opt.buffers)
+	s.initReplicas(in.buffers)
 	for _, e := range scn.sortedEvents() {
 		if e.Kind.affectsReplica() {
 			s.events = append(s.events, e)
 		}
 	}
 	if opt.Measure != nil {
-		s.cohort = newCohort(*opt.Measure, scn.Replicas(), opt.buffers.latencies(expectedCohort(&scn, *opt.Measure)))
+		s.cohort = newCohort(*opt.Measure, scn.Replicas(), in.buffers.latencies(expectedCohort(&scn, *opt.Measure)))
 		if scn.Serving != nil {
 			s.cohort.srv = newServingTally(scn.Serving.SLO, expectedCohort(&scn, *opt.Measure))
 		}

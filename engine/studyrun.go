@@ -211,22 +211,22 @@ func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
 	return ph
 }
 
-// studyGrid is the study's conditions with their scenarios and prepared
-// token tables.
+// studyGrid is the study's conditions with their scenarios and a runner
+// that has their token samplers.
 type studyGrid struct {
 	proto     Protocol
 	conds     []Condition
 	scenarios []Scenario
-	tables    []*tokenTables
+	runner    *Runner
 }
 
 func (cfg StudyConfig) grid() studyGrid {
 	g := cfg.layout()
-	g.tables = tokenTablesFor(g.scenarios)
+	g.runner = NewRunner(g.scenarios...)
 	return g
 }
 
-// layout is the grid without the token tables: enough to score and
+// layout is the grid without the runner: enough to score and
 // assemble runs, not to run them.
 func (cfg StudyConfig) layout() studyGrid {
 	g := studyGrid{proto: cfg.Protocol, conds: cfg.Conditions()}
@@ -257,10 +257,10 @@ func (g studyGrid) at(ph studyPhase, i int) (policy, cond, seed int) {
 // jobs are a phase's runs in run order, each keeping its summary only.
 func (g studyGrid) jobs(ph studyPhase) jobs {
 	return jobs{
-		n: len(ph.policies) * len(g.conds) * len(ph.seeds),
+		n: len(ph.policies) * len(g.conds) * len(ph.seeds), runner: g.runner,
 		spec: func(i int) RunSpec {
 			pi, ci, si := g.at(ph, i)
-			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true, tables: g.tables[ci]}
+			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true}
 		},
 	}
 }

@@ -57,7 +57,7 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 		pt, pi, si := sw.at(i)
 		res.Comparisons[pt].keep(pi, si, r)
 	}
-	if err := runJobs(ctx, sw.jobs(sw.tables(), keep), sw.Workers, sw.Progress); err != nil {
+	if err := runJobs(ctx, sw.jobs(sw.runner(), keep), sw.Workers, sw.Progress); err != nil {
 		return nil, err
 	}
 	if err := res.finish(); err != nil {
@@ -103,13 +103,13 @@ func (res *SweepResult) finish() error {
 	return nil
 }
 
-// tables prepares each point's token tables once for all its runs.
-func (sw *Sweep) tables() []*tokenTables {
+// runner prepares each point's token samplers once for all its runs.
+func (sw *Sweep) runner() *Runner {
 	scenarios := make([]Scenario, len(sw.Points))
 	for i, pt := range sw.Points {
 		scenarios[i] = pt.Scenario
 	}
-	return tokenTablesFor(scenarios)
+	return NewRunner(scenarios...)
 }
 
 // runs is the number of runs of the sweep.
@@ -123,14 +123,14 @@ func (sw *Sweep) at(i int) (point, policy, seed int) {
 }
 
 // jobs are the sweep's runs in run order; keep stores each result.
-func (sw *Sweep) jobs(tables []*tokenTables, keep func(i int, r *RunResult)) jobs {
+func (sw *Sweep) jobs(runner *Runner, keep func(i int, r *RunResult)) jobs {
 	return jobs{
-		n: sw.runs(),
+		n: sw.runs(), runner: runner,
 		spec: func(i int) RunSpec {
 			pt, pi, si := sw.at(i)
 			return RunSpec{
 				Scenario: sw.Points[pt].Scenario, Policy: sw.Policies[pi], Seed: sw.Seeds[si], Protocol: sw.Protocol,
-				SummaryOnly: sw.Keep == KeepSummaries, tables: tables[pt],
+				SummaryOnly: sw.Keep == KeepSummaries,
 			}
 		},
 		keep: keep,
