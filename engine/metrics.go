@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Direction says which way a metric is better.
@@ -208,17 +210,17 @@ func (m Metric) String() string {
 
 // HTML shows the metric as a table.
 func (m Metric) HTML() string {
-	sh := sheet{title: "metric " + m.Key}
-	sh.add("name", m.Name)
-	sh.add("unit", m.Unit)
-	sh.add("better", m.Better.String())
-	sh.add("what it is", m.About)
-	sh.add("summary across seeds", m.Summary.String())
-	return sh.html()
+	sh := sheet.Sheet{Title: "metric " + m.Key}
+	sh.Add("name", m.Name)
+	sh.Add("unit", m.Unit)
+	sh.Add("better", m.Better.String())
+	sh.Add("what it is", m.About)
+	sh.Add("summary across seeds", m.Summary.String())
+	return sh.HTML()
 }
 
 // HTML shows the direction as its text.
-func (d Direction) HTML() string { return sheet{title: d.String() + " is better"}.html() }
+func (d Direction) HTML() string { return sheet.Sheet{Title: d.String() + " is better"}.HTML() }
 
 // String names what a summary reports: "median, range".
 func (k SummaryKind) String() string {
@@ -238,4 +240,4 @@ func (k SummaryKind) String() string {
 }
 
 // HTML shows the kind as its text.
-func (k SummaryKind) HTML() string { return sheet{title: "summary: " + k.String()}.html() }
+func (k SummaryKind) HTML() string { return sheet.Sheet{Title: "summary: " + k.String()}.HTML() }

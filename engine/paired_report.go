@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // How paired statistics are written: one record per policy and metric,
@@ -77,7 +79,7 @@ func pairedColumns() []pairedColumn {
 		{"wins", func(s PairedStat) string { return fmt.Sprint(s.Wins) }},
 		{"losses", func(s PairedStat) string { return fmt.Sprint(s.Losses) }},
 		{"ties", func(s PairedStat) string { return fmt.Sprint(s.Ties) }},
-		{"÷ unpaired", func(s PairedStat) string { return Dash("%.2f", s.WidthRatio) }},
+		{"÷ unpaired", func(s PairedStat) string { return sheet.Dash("%.2f", s.WidthRatio) }},
 		{"verdict", PairedStat.Verdict},
 	}
 }
@@ -90,11 +92,11 @@ func (p *Paired) tableRows() (head []string, rows [][]string) {
 		head = append(head, c.head)
 	}
 	for _, s := range p.Stats {
-		row := []string{s.Policy, s.Metric.Label()}
+		Row := []string{s.Policy, s.Metric.Label()}
 		for _, c := range cols {
-			row = append(row, c.cell(s))
+			Row = append(Row, c.cell(s))
 		}
-		rows = append(rows, row)
+		rows = append(rows, Row)
 	}
 	return head, rows
 }
@@ -128,7 +130,7 @@ func (p *Paired) WriteText(w io.Writer) error {
 // diffText formats a difference in the unit its label names, signed.
 func (m Metric) diffText(x float64) string {
 	scale, unit := m.scale(true)
-	return Dash("%+."+decimals(unit)+"f", scale*x)
+	return sheet.Dash("%+."+decimals(unit)+"f", scale*x)
 }
 
 // intervalText formats an interval of differences.

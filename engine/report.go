@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Field is one named value of a record. The names are the one snake_case
@@ -122,11 +124,11 @@ func writeCSVRows(w io.Writer, records recordSeq) error {
 				return err
 			}
 		}
-		row := make([]string, len(rec))
+		Row := make([]string, len(rec))
 		for j, f := range rec {
-			row[j] = formatCSV(f.Value)
+			Row[j] = formatCSV(f.Value)
 		}
-		return cw.Write(row)
+		return cw.Write(Row)
 	})
 	if err != nil {
 		return err
@@ -201,14 +203,6 @@ func (c *Comparison) object() jsonObject {
 	}
 }
 
-// Dash formats x with the given verb, or an em dash when x is undefined.
-func Dash(format string, x float64) string {
-	if math.IsNaN(x) {
-		return "—"
-	}
-	return fmt.Sprintf(format, x)
-}
-
 // String renders the comparison as a text table.
 func (c Comparison) String() string {
 	var b strings.Builder
@@ -225,16 +219,16 @@ type summaryColumn struct {
 
 func summaryColumns(serving bool) []summaryColumn {
 	cols := []summaryColumn{
-		{"p50 ms", func(s Summary) string { return Dash("%.1f", s.MedianP50) }},
-		{"p90 ms", func(s Summary) string { return Dash("%.1f", s.MedianP90) }},
-		{"p99 ms", func(s Summary) string { return Dash("%.1f", s.MedianP99) }},
+		{"p50 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP50) }},
+		{"p90 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP90) }},
+		{"p99 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP99) }},
 		{"p99 range ms", func(s Summary) string { return rangeText(s.P99Min, s.P99Max) }},
-		{"SLO miss", func(s Summary) string { return Dash("%.2f%%", 100*s.MedianSLOMissRate) }},
-		{"shed", func(s Summary) string { return Dash("%.0f", s.MedianShed) }},
-		{"unfinished", func(s Summary) string { return Dash("%.0f", s.MedianUnfinished) }},
-		{"attainment", func(s Summary) string { return Dash("%.2f%%", 100*s.MedianAttainment) }},
-		{"goodput/s", func(s Summary) string { return Dash("%.1f", s.MedianGoodput) }},
-		{"throughput/s", func(s Summary) string { return Dash("%.1f", s.MedianThroughput) }},
+		{"SLO miss", func(s Summary) string { return sheet.Dash("%.2f%%", 100*s.MedianSLOMissRate) }},
+		{"shed", func(s Summary) string { return sheet.Dash("%.0f", s.MedianShed) }},
+		{"unfinished", func(s Summary) string { return sheet.Dash("%.0f", s.MedianUnfinished) }},
+		{"attainment", func(s Summary) string { return sheet.Dash("%.2f%%", 100*s.MedianAttainment) }},
+		{"goodput/s", func(s Summary) string { return sheet.Dash("%.1f", s.MedianGoodput) }},
+		{"throughput/s", func(s Summary) string { return sheet.Dash("%.1f", s.MedianThroughput) }},
 	}
 	if serving {
 		cols = append(cols, servingColumns()...)
@@ -250,11 +244,11 @@ func (c *Comparison) tableRows() (head []string, rows [][]string) {
 		head = append(head, col.head)
 	}
 	for _, p := range c.Policies {
-		row := []string{p.Name}
+		Row := []string{p.Name}
 		for _, col := range cols {
-			row = append(row, col.cell(p.Summary))
+			Row = append(Row, col.cell(p.Summary))
 		}
-		rows = append(rows, row)
+		rows = append(rows, Row)
 	}
 	return head, rows
 }

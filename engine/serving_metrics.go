@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // ServingSummary is what a run of the serving model measured beyond the
@@ -170,7 +172,7 @@ func servingMetrics() []Metric {
 // servingColumns are the comparison table's columns for the serving model.
 func servingColumns() []summaryColumn {
 	sv := func(key, format string, scale float64) func(Summary) string {
-		return func(s Summary) string { return Dash(format, scale*s.MedianOf(key)) }
+		return func(s Summary) string { return sheet.Dash(format, scale*s.MedianOf(key)) }
 	}
 	return []summaryColumn{
 		{"TTFT p99 ms", sv("ttft_p99_ms", "%.1f", 1)},

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Displays of configuration: scenarios, workloads, protocols, policies and
@@ -15,7 +17,7 @@ func (s Scenario) headline() string {
 		arrivals += " Poisson"
 	}
 	return fmt.Sprintf("scenario %s: %s at %s ms; arrivals: %s; demand: %s; queue cap %d",
-		s.Name, s.Cluster(), cutList(floats(s.Speeds), "/"), arrivals, s.Demand.Kind, s.QueueCap)
+		s.Name, s.Cluster(), sheet.CutList(sheet.Floats(s.Speeds), "/"), arrivals, s.Demand.Kind, s.QueueCap)
 }
 
 // String describes the scenario: its headline, then its events.
@@ -23,8 +25,8 @@ func (s Scenario) String() string {
 	var b strings.Builder
 	b.WriteString(s.headline())
 	for i, e := range s.Events {
-		if i == maxShown {
-			fmt.Fprintf(&b, "\n  … %d more events", len(s.Events)-maxShown)
+		if i == sheet.MaxShown {
+			fmt.Fprintf(&b, "\n  … %d more events", len(s.Events)-sheet.MaxShown)
 			break
 		}
 		fmt.Fprintf(&b, "\n  at %s", e)
@@ -34,33 +36,33 @@ func (s Scenario) String() string {
 
 // HTML shows the scenario as a table.
 func (s Scenario) HTML() string {
-	sh := sheet{title: "scenario " + s.Name}
-	sh.add("replicas", s.Cluster())
-	sh.add("speeds", cutList(floats(s.Speeds), "/")+" ms per reference request")
-	sh.add("queue cap", fmt.Sprintf("%d waiting per replica", s.QueueCap))
-	sh.add("arrivals", s.Traffic()+yesNo(s.Arrivals == Poisson, " Poisson", ""))
-	sh.add("demand", s.Demand.String())
-	sh.add("jitter", yesNo(s.Jitter != 0, fmt.Sprintf("service time × U(%g, %g)", 1-s.Jitter, 1+s.Jitter), "none"))
+	sh := sheet.Sheet{Title: "scenario " + s.Name}
+	sh.Add("replicas", s.Cluster())
+	sh.Add("speeds", sheet.CutList(sheet.Floats(s.Speeds), "/")+" ms per reference request")
+	sh.Add("queue cap", fmt.Sprintf("%d waiting per replica", s.QueueCap))
+	sh.Add("arrivals", s.Traffic()+sheet.YesNo(s.Arrivals == Poisson, " Poisson", ""))
+	sh.Add("demand", s.Demand.String())
+	sh.Add("jitter", sheet.YesNo(s.Jitter != 0, fmt.Sprintf("service time × U(%g, %g)", 1-s.Jitter, 1+s.Jitter), "none"))
 	if len(s.Events) == 0 {
-		sh.add("events", "none")
+		sh.Add("events", "none")
 	} else {
-		sh.addGrid("events", []string{"event"}, len(s.Events), func(i int) []string { return []string{s.Events[i].String()} })
+		sh.AddGrid("events", []string{"event"}, len(s.Events), func(i int) []string { return []string{s.Events[i].String()} })
 	}
-	return sh.html()
+	return sh.HTML()
 }
 
 // HTML shows the event as a table.
 func (e Event) HTML() string {
-	sh := sheet{title: "event " + e.String()}
-	sh.add("at", seconds(e.At))
-	sh.add("kind", string(e.Kind))
+	sh := sheet.Sheet{Title: "event " + e.String()}
+	sh.Add("at", sheet.Seconds(e.At))
+	sh.Add("kind", string(e.Kind))
 	if e.Kind.affectsReplica() {
-		sh.add("replica", fmt.Sprint(e.Replica))
+		sh.Add("replica", fmt.Sprint(e.Replica))
 	}
 	if e.Kind == EventSetRate || e.Kind == EventScaleRate || e.Kind == EventSlow {
-		sh.add("value", fmt.Sprintf("%g", e.Value))
+		sh.Add("value", fmt.Sprintf("%g", e.Value))
 	}
-	return sh.html()
+	return sh.HTML()
 }
 
 // String describes the distribution.
@@ -81,9 +83,9 @@ func (d DemandModel) String() string {
 // HTML shows the distribution as a table.
 func (d DemandModel) HTML() string {
 	if d.Kind != TokenDemand {
-		return sheet{title: "demand: " + d.String()}.html()
+		return sheet.Sheet{Title: "demand: " + d.String()}.HTML()
 	}
-	return d.Tokens.sheet("demand: tokens").html()
+	return d.Tokens.sheet("demand: tokens").HTML()
 }
 
 // String gives the demand formula and the token distributions.
@@ -93,13 +95,13 @@ func (m TokenModel) String() string {
 }
 
 // HTML shows the token model as a table.
-func (m TokenModel) HTML() string { return m.sheet("token model").html() }
+func (m TokenModel) HTML() string { return m.sheet("token model").HTML() }
 
-func (m TokenModel) sheet(title string) sheet {
-	sh := sheet{title: title}
-	sh.add("demand", fmt.Sprintf("%g ms + %g ms × prompt tokens + %g ms × output tokens", m.BaseMs, m.PrefillMs, m.DecodeMs))
-	sh.add("prompt tokens", m.Prompt.String())
-	sh.add("output tokens", m.Output.String())
+func (m TokenModel) sheet(title string) sheet.Sheet {
+	sh := sheet.Sheet{Title: title}
+	sh.Add("demand", fmt.Sprintf("%g ms + %g ms × prompt tokens + %g ms × output tokens", m.BaseMs, m.PrefillMs, m.DecodeMs))
+	sh.Add("prompt tokens", m.Prompt.String())
+	sh.Add("output tokens", m.Output.String())
 	return sh
 }
 
@@ -110,10 +112,10 @@ func (c TokenCount) String() string {
 
 // HTML shows the distribution as a table.
 func (c TokenCount) HTML() string {
-	sh := sheet{title: "token count"}
-	sh.add("distribution", fmt.Sprintf("round(%g · e^(%g · Z)), Z standard normal", c.Median, c.Sigma))
-	sh.add("clamped to", fmt.Sprintf("%d–%d", c.Min, c.Max))
-	return sh.html()
+	sh := sheet.Sheet{Title: "token count"}
+	sh.Add("distribution", fmt.Sprintf("round(%g · e^(%g · Z)), Z standard normal", c.Median, c.Sigma))
+	sh.Add("clamped to", fmt.Sprintf("%d–%d", c.Min, c.Max))
+	return sh.HTML()
 }
 
 // String describes the traced request.
@@ -123,25 +125,25 @@ func (r TraceRecord) String() string {
 
 // HTML shows the traced request as a table.
 func (r TraceRecord) HTML() string {
-	sh := sheet{title: "traced request"}
-	sh.add("arrival", fmt.Sprintf("%g ms", r.At))
-	sh.add("prompt tokens", fmt.Sprint(r.Prompt))
-	sh.add("output tokens", fmt.Sprint(r.Output))
-	return sh.html()
+	sh := sheet.Sheet{Title: "traced request"}
+	sh.Add("arrival", fmt.Sprintf("%g ms", r.At))
+	sh.Add("prompt tokens", fmt.Sprint(r.Prompt))
+	sh.Add("output tokens", fmt.Sprint(r.Output))
+	return sh.HTML()
 }
 
 // String describes the protocol.
 func (p Protocol) String() string {
-	return fmt.Sprintf("%s warm-up + %s measured, SLO %g ms", seconds(p.Warmup), seconds(p.Measure), p.SLO)
+	return fmt.Sprintf("%s warm-up + %s measured, SLO %g ms", sheet.Seconds(p.Warmup), sheet.Seconds(p.Measure), p.SLO)
 }
 
 // HTML shows the protocol as a table.
 func (p Protocol) HTML() string {
-	sh := sheet{title: "protocol"}
-	sh.add("warm-up", seconds(p.Warmup)+" (discarded)")
-	sh.add("measured", seconds(p.Measure)+" (the cohort arrives in it; no draining)")
-	sh.add("SLO", fmt.Sprintf("%g ms end to end", p.SLO))
-	return sh.html()
+	sh := sheet.Sheet{Title: "protocol"}
+	sh.Add("warm-up", sheet.Seconds(p.Warmup)+" (discarded)")
+	sh.Add("measured", sheet.Seconds(p.Measure)+" (the cohort arrives in it; no draining)")
+	sh.Add("SLO", fmt.Sprintf("%g ms end to end", p.SLO))
+	return sh.HTML()
 }
 
 // String lists the parameters.
@@ -149,9 +151,9 @@ func (a AdaptiveParams) String() string { return paramsText(a.params()) }
 
 // HTML shows the parameters as a table.
 func (a AdaptiveParams) HTML() string {
-	sh := sheet{title: "adaptive parameters"}
-	sh.addParams(a.params())
-	return sh.html()
+	sh := sheet.Sheet{Title: "adaptive parameters"}
+	addParams(&sh, a.params())
+	return sh.HTML()
 }
 
 // String is the parameter as people write it: "L = 100 ms".
@@ -165,9 +167,9 @@ func (p PolicyParam) String() string {
 
 // HTML shows the parameter and its meaning.
 func (p PolicyParam) HTML() string {
-	sh := sheet{title: "parameter " + p.Name}
-	sh.addParams([]PolicyParam{p})
-	return sh.html()
+	sh := sheet.Sheet{Title: "parameter " + p.Name}
+	addParams(&sh, []PolicyParam{p})
+	return sh.HTML()
 }
 
 func paramsText(ps []PolicyParam) string {
@@ -178,8 +180,8 @@ func paramsText(ps []PolicyParam) string {
 	return strings.Join(parts, ", ")
 }
 
-func (s *sheet) addParams(ps []PolicyParam) {
-	s.addGrid("parameters", []string{"parameter", "value", "meaning"}, len(ps), func(i int) []string {
+func addParams(s *sheet.Sheet, ps []PolicyParam) {
+	s.AddGrid("parameters", []string{"parameter", "value", "meaning"}, len(ps), func(i int) []string {
 		v := fmt.Sprintf("%g", ps[i].Value)
 		if ps[i].Unit != "" {
 			v += " " + ps[i].Unit
@@ -220,27 +222,27 @@ func (p PolicySpec) String() string {
 
 // HTML shows the policy as a table.
 func (p PolicySpec) HTML() string {
-	sh := sheet{title: "policy " + p.Name}
-	sh.add("kind", p.Kind.about())
+	sh := sheet.Sheet{Title: "policy " + p.Name}
+	sh.Add("kind", p.Kind.about())
 	// The registry describes a built-in by its name, which a built-in with
 	// other parameters than the defaults does not have.
 	if about := PolicyAbout(p.Name); about != "" && p.Kind == BuiltinPolicy {
-		sh.add("what it does", about)
+		sh.Add("what it does", about)
 	}
 	if len(p.Params) > 0 {
-		sh.addParams(p.Params)
+		addParams(&sh, p.Params)
 	}
-	return sh.html()
+	return sh.HTML()
 }
 
 // String says what a policy gets when a run starts.
 func (e PolicyEnv) String() string {
 	return fmt.Sprintf("policy environment: %d replicas, %s", e.Replicas,
-		yesNo(e.Rand != nil, "the policy's own random stream", "no random stream"))
+		sheet.YesNo(e.Rand != nil, "the policy's own random stream", "no random stream"))
 }
 
 // HTML shows the environment as a table.
-func (e PolicyEnv) HTML() string { return sheet{title: e.String()}.html() }
+func (e PolicyEnv) HTML() string { return sheet.Sheet{Title: e.String()}.HTML() }
 
 // protocolText describes a protocol where zero means the default.
 func protocolText(p Protocol) string {
@@ -253,9 +255,9 @@ func protocolText(p Protocol) string {
 // defaultSeedsText describes a seed list where nil means 1..10.
 func defaultSeedsText(seeds []uint64) string {
 	if seeds == nil {
-		return "default: " + seedsText(DefaultSeeds(DefaultSeedCount))
+		return "default: " + sheet.SeedsText(DefaultSeeds(DefaultSeedCount))
 	}
-	return seedsText(seeds)
+	return sheet.SeedsText(seeds)
 }
 
 func policyNames(ps []PolicySpec) string {
@@ -266,77 +268,77 @@ func policyNames(ps []PolicySpec) string {
 	for i, p := range ps {
 		names[i] = p.Name
 	}
-	return cutList(names, ", ")
+	return sheet.CutList(names, ", ")
 }
 
-func (e Experiment) sheet() sheet {
-	sh := sheet{title: "experiment on scenario " + e.Scenario.Name}
-	sh.add("scenario", e.Scenario.headline())
-	sh.add("policies", policyNames(e.Policies))
-	sh.add("seeds", defaultSeedsText(e.Seeds))
-	sh.add("protocol", protocolText(e.Protocol))
-	sh.add("workers", workersText(e.Workers))
+func (e Experiment) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "experiment on scenario " + e.Scenario.Name}
+	sh.Add("scenario", e.Scenario.headline())
+	sh.Add("policies", policyNames(e.Policies))
+	sh.Add("seeds", defaultSeedsText(e.Seeds))
+	sh.Add("protocol", protocolText(e.Protocol))
+	sh.Add("workers", sheet.WorkersText(e.Workers))
 	return sh
 }
 
 // String describes the experiment.
-func (e Experiment) String() string { return e.sheet().text() }
+func (e Experiment) String() string { return e.sheet().Text() }
 
 // HTML shows the experiment as a table.
-func (e Experiment) HTML() string { return e.sheet().html() }
+func (e Experiment) HTML() string { return e.sheet().HTML() }
 
-func (r RunSpec) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("run of %s on %s, seed %d", r.Policy.Name, r.Scenario.Name, r.Seed)}
-	sh.add("scenario", r.Scenario.headline())
-	sh.add("policy", r.Policy.String())
-	sh.add("protocol", r.Protocol.String())
-	sh.add("timeline", yesNo(r.SampleEvery > 0, fmt.Sprintf("sampled every %g ms", r.SampleEvery), "none"))
-	sh.add("decisions", yesNo(r.OnDecision != nil, "each reported to a callback", "not reported"))
-	sh.add("latencies", yesNo(r.SummaryOnly, "summarised, then dropped", "kept"))
+func (r RunSpec) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("run of %s on %s, seed %d", r.Policy.Name, r.Scenario.Name, r.Seed)}
+	sh.Add("scenario", r.Scenario.headline())
+	sh.Add("policy", r.Policy.String())
+	sh.Add("protocol", r.Protocol.String())
+	sh.Add("timeline", sheet.YesNo(r.SampleEvery > 0, fmt.Sprintf("sampled every %g ms", r.SampleEvery), "none"))
+	sh.Add("decisions", sheet.YesNo(r.OnDecision != nil, "each reported to a callback", "not reported"))
+	sh.Add("latencies", sheet.YesNo(r.SummaryOnly, "summarised, then dropped", "kept"))
 	return sh
 }
 
 // String describes the run.
-func (r RunSpec) String() string { return r.sheet().text() }
+func (r RunSpec) String() string { return r.sheet().Text() }
 
 // HTML shows the run as a table.
-func (r RunSpec) HTML() string { return r.sheet().html() }
+func (r RunSpec) HTML() string { return r.sheet().HTML() }
 
-func (o SimOptions) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("simulator options, seed %d", o.Seed)}
+func (o SimOptions) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("simulator options, seed %d", o.Seed)}
 	measured := "not measured"
 	if o.Measure != nil {
 		measured = o.Measure.String()
 	}
-	sh.add("measured", measured)
-	sh.add("timeline", yesNo(o.SampleEvery > 0, fmt.Sprintf("sampled every %g ms", o.SampleEvery), "none"))
-	sh.add("decisions", yesNo(o.OnDecision != nil, "each reported to a callback", "not reported"))
+	sh.Add("measured", measured)
+	sh.Add("timeline", sheet.YesNo(o.SampleEvery > 0, fmt.Sprintf("sampled every %g ms", o.SampleEvery), "none"))
+	sh.Add("decisions", sheet.YesNo(o.OnDecision != nil, "each reported to a callback", "not reported"))
 	return sh
 }
 
 // String describes the options.
-func (o SimOptions) String() string { return o.sheet().text() }
+func (o SimOptions) String() string { return o.sheet().Text() }
 
 // HTML shows the options as a table.
-func (o SimOptions) HTML() string { return o.sheet().html() }
+func (o SimOptions) HTML() string { return o.sheet().HTML() }
 
-func (sw Sweep) sheet() sheet {
-	sh := sheet{title: "sweep over " + yesNo(sw.XLabel != "", sw.XLabel, "x")}
-	sh.add("policies", policyNames(sw.Policies))
-	sh.add("seeds", defaultSeedsText(sw.Seeds))
-	sh.add("protocol", protocolText(sw.Protocol))
-	sh.add("workers", workersText(sw.Workers))
-	sh.addGrid("points", []string{"x", "point"}, len(sw.Points), func(i int) []string {
+func (sw Sweep) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "sweep over " + sheet.YesNo(sw.XLabel != "", sw.XLabel, "x")}
+	sh.Add("policies", policyNames(sw.Policies))
+	sh.Add("seeds", defaultSeedsText(sw.Seeds))
+	sh.Add("protocol", protocolText(sw.Protocol))
+	sh.Add("workers", sheet.WorkersText(sw.Workers))
+	sh.AddGrid("points", []string{"x", "point"}, len(sw.Points), func(i int) []string {
 		return []string{fmt.Sprintf("%g", sw.Points[i].X), sw.Points[i].Label}
 	})
 	return sh
 }
 
 // String describes the sweep.
-func (sw Sweep) String() string { return sw.sheet().text() }
+func (sw Sweep) String() string { return sw.sheet().Text() }
 
 // HTML shows the sweep as a table.
-func (sw Sweep) HTML() string { return sw.sheet().html() }
+func (sw Sweep) HTML() string { return sw.sheet().HTML() }
 
 // String describes the point.
 func (p SweepPoint) String() string {
@@ -345,37 +347,50 @@ func (p SweepPoint) String() string {
 
 // HTML shows the point as a table.
 func (p SweepPoint) HTML() string {
-	sh := sheet{title: "sweep point " + p.Label}
-	sh.add("x", fmt.Sprintf("%g", p.X))
-	sh.add("scenario", p.Scenario.headline())
-	return sh.html()
+	sh := sheet.Sheet{Title: "sweep point " + p.Label}
+	sh.Add("x", fmt.Sprintf("%g", p.X))
+	sh.Add("scenario", p.Scenario.headline())
+	return sh.HTML()
 }
 
-func (c StudyConfig) sheet() sheet {
-	sh := sheet{title: "study " + c.Name}
-	sh.add("rates", cutList(floats(c.Rates), ", ")+" req/s")
-	sh.add("heterogeneity", cutList(c.Heterogeneity, ", "))
-	sh.add("scenarios", cutList(c.Scenarios, ", "))
-	sh.add("conditions", fmt.Sprint(len(c.Rates)*len(c.Heterogeneity)*len(c.Scenarios)))
-	sh.add("weights", cutList(floats(c.Weights), ", "))
-	sh.add("development seeds", seedsText(c.DevelopmentSeeds))
-	sh.add("validation seeds", seedsText(c.ValidationSeeds))
-	sh.add("policies", cutList(c.Policies, ", "))
-	sh.add("protocol", c.Protocol.String())
+func (c StudyConfig) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "study " + c.Name}
+	sh.Add("rates", sheet.CutList(sheet.Floats(c.Rates), ", ")+" req/s")
+	sh.Add("heterogeneity", sheet.CutList(c.Heterogeneity, ", "))
+	sh.Add("scenarios", sheet.CutList(c.Scenarios, ", "))
+	sh.Add("conditions", fmt.Sprint(len(c.Rates)*len(c.Heterogeneity)*len(c.Scenarios)))
+	sh.Add("weights", sheet.CutList(sheet.Floats(c.Weights), ", "))
+	sh.Add("development seeds", sheet.SeedsText(c.DevelopmentSeeds))
+	sh.Add("validation seeds", sheet.SeedsText(c.ValidationSeeds))
+	sh.Add("policies", sheet.CutList(c.Policies, ", "))
+	sh.Add("protocol", c.Protocol.String())
 	return sh
 }
 
 // String describes the study.
-func (c StudyConfig) String() string { return c.sheet().text() }
+func (c StudyConfig) String() string { return c.sheet().Text() }
 
 // HTML shows the study as a table.
-func (c StudyConfig) HTML() string { return c.sheet().html() }
+func (c StudyConfig) HTML() string { return c.sheet().HTML() }
 
 // HTML shows the condition as a table.
 func (c Condition) HTML() string {
-	sh := sheet{title: "condition " + c.String()}
-	sh.add("scenario", c.Scenario)
-	sh.add("heterogeneity", c.Heterogeneity)
-	sh.add("rate", fmt.Sprintf("%g req/s", c.Rate))
-	return sh.html()
+	sh := sheet.Sheet{Title: "condition " + c.String()}
+	sh.Add("scenario", c.Scenario)
+	sh.Add("heterogeneity", c.Heterogeneity)
+	sh.Add("rate", fmt.Sprintf("%g req/s", c.Rate))
+	return sh.HTML()
 }
+
+func (r Runner) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "runner"}
+	sh.Add("prepared token models", fmt.Sprint(len(r.tables)))
+	sh.Add("buffers", sheet.YesNo(r.buffers.sim != nil, "held from the last summary-only run", "none held"))
+	return sh
+}
+
+// String describes the runner: what it has prepared and holds.
+func (r Runner) String() string { return r.sheet().Text() }
+
+// HTML shows the runner as a table.
+func (r Runner) HTML() string { return r.sheet().HTML() }

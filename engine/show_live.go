@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"math"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Displays of the simulator's state: replicas, views, snapshots, timelines,
@@ -16,44 +18,44 @@ func replicaHead() []string {
 }
 
 func replicaCells(r Replica) []string {
-	return []string{fmt.Sprint(r.ID), yesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
+	return []string{fmt.Sprint(r.ID), sheet.YesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
 		fmt.Sprintf("%.2f", r.ServiceEWMA), fmt.Sprintf("%.3f", r.RewardEWMA), fmt.Sprint(r.Completed)}
 }
 
 // String describes the replica as the router sees it.
 func (r Replica) String() string {
 	return fmt.Sprintf("replica %d: %s, %d waiting + %d in flight, service EWMA %.2f ms, reward EWMA %.3f, %d completed",
-		r.ID, yesNo(r.Healthy, "healthy", "down"), r.Waiting, r.InFlight, r.ServiceEWMA, r.RewardEWMA, r.Completed)
+		r.ID, sheet.YesNo(r.Healthy, "healthy", "down"), r.Waiting, r.InFlight, r.ServiceEWMA, r.RewardEWMA, r.Completed)
 }
 
 // HTML shows the replica as a table.
 func (r Replica) HTML() string {
-	sh := sheet{title: fmt.Sprintf("replica %d", r.ID)}
+	sh := sheet.Sheet{Title: fmt.Sprintf("replica %d", r.ID)}
 	cells := replicaCells(r)
 	for i, h := range replicaHead()[1:] {
-		sh.add(h, cells[i+1])
+		sh.Add(h, cells[i+1])
 	}
-	sh.add("outstanding", fmt.Sprint(r.Outstanding))
-	return sh.html()
+	sh.Add("outstanding", fmt.Sprint(r.Outstanding))
+	return sh.HTML()
 }
 
-func (v View) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("view at %.1f ms: %d replicas, %d eligible, %d completions observed",
+func (v View) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("view at %.1f ms: %d replicas, %d eligible, %d completions observed",
 		v.Now, len(v.Replicas), len(v.Eligible), v.TotalCompleted)}
 	ids := make([]string, len(v.Eligible))
 	for i, r := range v.Eligible {
 		ids[i] = fmt.Sprint(r.ID)
 	}
-	sh.add("eligible", yesNo(len(ids) > 0, cutList(ids, ", "), "none"))
-	sh.addGrid("replicas", replicaHead(), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
+	sh.Add("eligible", sheet.YesNo(len(ids) > 0, sheet.CutList(ids, ", "), "none"))
+	sh.AddGrid("replicas", replicaHead(), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
 	return sh
 }
 
 // String describes the view: the eligible replicas and a row per replica.
-func (v View) String() string { return v.sheet().text() }
+func (v View) String() string { return v.sheet().Text() }
 
 // HTML shows the view as tables.
-func (v View) HTML() string { return v.sheet().html() }
+func (v View) HTML() string { return v.sheet().HTML() }
 
 // String describes the replica as an observer of the whole model sees it.
 func (r ReplicaSnapshot) String() string {
@@ -61,7 +63,7 @@ func (r ReplicaSnapshot) String() string {
 }
 
 // HTML shows the replica as a table.
-func (r ReplicaSnapshot) HTML() string { return sheet{title: r.String()}.html() }
+func (r ReplicaSnapshot) HTML() string { return sheet.Sheet{Title: r.String()}.HTML() }
 
 // String describes the request as an observer sees it at a replica.
 func (q RequestSnapshot) String() string {
@@ -69,14 +71,14 @@ func (q RequestSnapshot) String() string {
 }
 
 // HTML shows the request as its text.
-func (q RequestSnapshot) HTML() string { return sheet{title: q.String()}.html() }
+func (q RequestSnapshot) HTML() string { return sheet.Sheet{Title: q.String()}.HTML() }
 
-func (s Snapshot) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
-	sh.add("totals", s.Totals.String())
-	sh.add("last 250 completions", s.Recent.String())
+func (s Snapshot) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
+	sh.Add("totals", s.Totals.String())
+	sh.Add("last 250 completions", s.Recent.String())
 	head := append(replicaHead(), "speed ms", "assigned", "finished")
-	sh.addGrid("replicas", head, len(s.Replicas), func(i int) []string {
+	sh.AddGrid("replicas", head, len(s.Replicas), func(i int) []string {
 		r := s.Replicas[i]
 		return append(replicaCells(r.Replica), fmt.Sprintf("%g", r.SpeedMs), fmt.Sprint(r.Assigned), fmt.Sprint(r.Finished))
 	})
@@ -84,18 +86,18 @@ func (s Snapshot) sheet() sheet {
 }
 
 // String describes the snapshot: totals, recent latencies, a row per replica.
-func (s Snapshot) String() string { return s.sheet().text() }
+func (s Snapshot) String() string { return s.sheet().Text() }
 
 // HTML shows the snapshot as tables.
-func (s Snapshot) HTML() string { return s.sheet().html() }
+func (s Snapshot) HTML() string { return s.sheet().HTML() }
 
-func (t Timeline) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("timeline: %d samples every %g ms", len(t.Points), t.EveryMs)}
+func (t Timeline) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("timeline: %d samples every %g ms", len(t.Points), t.EveryMs)}
 	if n := len(t.Points); n > 0 {
-		sh.add("span", fmt.Sprintf("%s to %s", seconds(t.Points[0].At), seconds(t.Points[n-1].At)))
-		sh.add("replicas", fmt.Sprint(len(t.Points[0].Waiting)))
-		sh.add("highest rolling p99", t.peak(func(p TimelinePoint) float64 { return p.P99 }, millis))
-		sh.add("most waiting", t.peak(func(p TimelinePoint) float64 { return float64(sumInts(p.Waiting)) }, func(x float64) string {
+		sh.Add("span", fmt.Sprintf("%s to %s", sheet.Seconds(t.Points[0].At), sheet.Seconds(t.Points[n-1].At)))
+		sh.Add("replicas", fmt.Sprint(len(t.Points[0].Waiting)))
+		sh.Add("highest rolling p99", t.peak(func(p TimelinePoint) float64 { return p.P99 }, sheet.Millis))
+		sh.Add("most waiting", t.peak(func(p TimelinePoint) float64 { return float64(sumInts(p.Waiting)) }, func(x float64) string {
 			return fmt.Sprintf("%g requests", x)
 		}))
 	}
@@ -103,7 +105,7 @@ func (t Timeline) sheet() sheet {
 	for i, e := range t.Events {
 		events[i] = e.String()
 	}
-	sh.add("events", yesNo(len(events) > 0, cutList(events, "; "), "none"))
+	sh.Add("events", sheet.YesNo(len(events) > 0, sheet.CutList(events, "; "), "none"))
 	return sh
 }
 
@@ -118,7 +120,7 @@ func (t Timeline) peak(f func(TimelinePoint) float64, format func(float64) strin
 	if math.IsNaN(best) {
 		return "—"
 	}
-	return fmt.Sprintf("%s at %s", format(best), seconds(at))
+	return fmt.Sprintf("%s at %s", format(best), sheet.Seconds(at))
 }
 
 func sumInts(xs []int) int {
@@ -130,40 +132,40 @@ func sumInts(xs []int) int {
 }
 
 // String summarises the timeline; its samples are in Points.
-func (t Timeline) String() string { return t.sheet().text() }
+func (t Timeline) String() string { return t.sheet().Text() }
 
 // HTML shows the summary as a table.
-func (t Timeline) HTML() string { return t.sheet().html() }
+func (t Timeline) HTML() string { return t.sheet().HTML() }
 
-func (p TimelinePoint) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("sample at %.1f ms", p.At)}
-	sh.add("rolling p99", millis(p.P99))
-	sh.add("throughput", fmt.Sprintf("%g/s", p.Throughput))
-	sh.add("waiting", fmt.Sprint(sumInts(p.Waiting)))
-	sh.add("in flight", fmt.Sprint(sumInts(p.InFlight)))
+func (p TimelinePoint) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("sample at %.1f ms", p.At)}
+	sh.Add("rolling p99", sheet.Millis(p.P99))
+	sh.Add("throughput", fmt.Sprintf("%g/s", p.Throughput))
+	sh.Add("waiting", fmt.Sprint(sumInts(p.Waiting)))
+	sh.Add("in flight", fmt.Sprint(sumInts(p.InFlight)))
 	n := min(len(p.Waiting), len(p.InFlight), len(p.Healthy), len(p.Assigned))
-	sh.addGrid("replicas", []string{"replica", "healthy", "waiting", "in flight", "assigned"}, n, func(i int) []string {
-		return []string{fmt.Sprint(i + 1), yesNo(p.Healthy[i], "yes", "no"), fmt.Sprint(p.Waiting[i]), fmt.Sprint(p.InFlight[i]), fmt.Sprint(p.Assigned[i])}
+	sh.AddGrid("replicas", []string{"replica", "healthy", "waiting", "in flight", "assigned"}, n, func(i int) []string {
+		return []string{fmt.Sprint(i + 1), sheet.YesNo(p.Healthy[i], "yes", "no"), fmt.Sprint(p.Waiting[i]), fmt.Sprint(p.InFlight[i]), fmt.Sprint(p.Assigned[i])}
 	})
 	return sh
 }
 
 // String describes the sample: totals and a row per replica.
-func (p TimelinePoint) String() string { return p.sheet().text() }
+func (p TimelinePoint) String() string { return p.sheet().Text() }
 
 // HTML shows the sample as tables.
-func (p TimelinePoint) HTML() string { return p.sheet().html() }
+func (p TimelinePoint) HTML() string { return p.sheet().HTML() }
 
 // sheet reads the simulator without changing it (Snapshot would trim its
 // live windows).
-func (s Simulator) sheet() sheet {
-	sh := sheet{title: fmt.Sprintf("simulator at %.1f ms: scenario %s, policy %s", s.Now(), s.scn.Name, s.policyName)}
-	sh.add("totals", s.totals.String())
+func (s Simulator) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: fmt.Sprintf("simulator at %.1f ms: scenario %s, policy %s", s.Now(), s.scn.Name, s.policyName)}
+	sh.Add("totals", s.totals.String())
 	if s.err != nil {
-		sh.add("stopped", s.err.Error())
+		sh.Add("stopped", s.err.Error())
 	}
 	head := append(replicaHead(), "speed ms")
-	sh.addGrid("replicas", head, len(s.replicas), func(i int) []string {
+	sh.AddGrid("replicas", head, len(s.replicas), func(i int) []string {
 		r := &s.replicas[i]
 		return append(replicaCells(r.pub), fmt.Sprintf("%g", r.base*r.factor))
 	})
@@ -171,10 +173,10 @@ func (s Simulator) sheet() sheet {
 }
 
 // String describes the simulator's state.
-func (s Simulator) String() string { return s.sheet().text() }
+func (s Simulator) String() string { return s.sheet().Text() }
 
 // HTML shows the simulator's state as tables.
-func (s Simulator) HTML() string { return s.sheet().html() }
+func (s Simulator) HTML() string { return s.sheet().HTML() }
 
 // String names the generator; its state is not for people.
 func (r Rand) String() string { return "xoshiro256** random stream" }

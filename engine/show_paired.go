@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Displays of paired statistics (see show.go): a paired comparison shows
@@ -18,9 +20,9 @@ func (p Paired) String() string {
 // HTML shows the paired table (the text table's columns).
 func (p Paired) HTML() string {
 	head, rows := p.tableRows()
-	sh := sheet{title: p.headline(), note: pairedNote}
-	sh.addGrid("statistics", head, len(rows), func(i int) []string { return rows[i] })
-	return sh.html()
+	sh := sheet.Sheet{Title: p.headline(), Note: pairedNote}
+	sh.AddGrid("statistics", head, len(rows), func(i int) []string { return rows[i] })
+	return sh.HTML()
 }
 
 // String gives the statistic in one line.
@@ -35,29 +37,29 @@ func (s PairedStat) String() string {
 
 // HTML shows the statistic's figures and a row per seed.
 func (s PairedStat) HTML() string {
-	sh := sheet{title: s.String()}
-	sh.addFields(s.Record(), "metric", "baseline", "policy")
-	sh.addGrid("seeds", []string{"seed", s.Baseline, s.Policy, "Δ", "better"}, len(s.Pairs), func(i int) []string {
+	sh := sheet.Sheet{Title: s.String()}
+	addFields(&sh, s.Record(), "metric", "baseline", "policy")
+	sh.AddGrid("seeds", []string{"seed", s.Baseline, s.Policy, "Δ", "better"}, len(s.Pairs), func(i int) []string {
 		p := s.Pairs[i]
 		return []string{fmt.Sprint(p.Seed), s.Metric.valueText(p.Baseline), s.Metric.valueText(p.Policy),
 			s.Metric.diffText(p.Diff), p.winnerText(s.Baseline, s.Policy)}
 	})
-	return sh.html()
+	return sh.HTML()
 }
 
 // String gives the seed's pair in one line.
 func (p SeedPair) String() string {
-	return fmt.Sprintf("seed %d: baseline %s, policy %s, difference %s", p.Seed, Dash("%g", p.Baseline), Dash("%g", p.Policy), Dash("%+g", p.Diff))
+	return fmt.Sprintf("seed %d: baseline %s, policy %s, difference %s", p.Seed, sheet.Dash("%g", p.Baseline), sheet.Dash("%g", p.Policy), sheet.Dash("%+g", p.Diff))
 }
 
 // HTML shows the pair as a table.
 func (p SeedPair) HTML() string {
-	sh := sheet{title: fmt.Sprintf("seed %d", p.Seed)}
-	sh.add("baseline", Dash("%g", p.Baseline))
-	sh.add("policy", Dash("%g", p.Policy))
-	sh.add("policy − baseline", Dash("%+g", p.Diff))
-	sh.add("better", p.winnerText("baseline", "policy"))
-	return sh.html()
+	sh := sheet.Sheet{Title: fmt.Sprintf("seed %d", p.Seed)}
+	sh.Add("baseline", sheet.Dash("%g", p.Baseline))
+	sh.Add("policy", sheet.Dash("%g", p.Policy))
+	sh.Add("policy − baseline", sheet.Dash("%+g", p.Diff))
+	sh.Add("better", p.winnerText("baseline", "policy"))
+	return sh.HTML()
 }
 
 // winnerText names the side that did better on the seed.
@@ -68,16 +70,16 @@ func (p SeedPair) winnerText(baseline, policy string) string {
 	case -1:
 		return baseline
 	}
-	return yesNo(finite(p.Diff), "tie", "—")
+	return sheet.YesNo(finite(p.Diff), "tie", "—")
 }
 
 // valueText formats a value of the metric, as the tables show it.
 func (m Metric) valueText(x float64) string {
 	scale, unit := m.scale(false)
 	if unit == "%" {
-		return Dash("%.2f%%", scale*x)
+		return sheet.Dash("%.2f%%", scale*x)
 	}
-	return Dash("%."+decimals(unit)+"f", x)
+	return sheet.Dash("%."+decimals(unit)+"f", x)
 }
 
 // String describes the options, defaults filled in.
@@ -85,12 +87,12 @@ func (o PairedOptions) String() string { return "paired options: " + strings.Joi
 
 // HTML shows the options as a table.
 func (o PairedOptions) HTML() string {
-	sh := sheet{title: "paired options (95 % intervals)"}
+	sh := sheet.Sheet{Title: "paired options (95 % intervals)"}
 	for _, part := range o.describe() {
 		label, value, _ := strings.Cut(part, " ")
-		sh.add(label, value)
+		sh.Add(label, value)
 	}
-	return sh.html()
+	return sh.HTML()
 }
 
 // describe lists each option as "name value".
@@ -102,13 +104,13 @@ func (o PairedOptions) describe() []string {
 		case len(xs) == 0:
 			return "none"
 		}
-		return cutList(xs, ", ")
+		return sheet.CutList(xs, ", ")
 	}
 	return []string{
 		fmt.Sprintf("baseline %q", o.Baseline),
 		"policies " + list(o.Policies, "every other"),
 		"metrics " + list(o.Metrics, strings.Join(PairedMetricKeys(), ", ")),
-		"method " + yesNo(o.Method != "", string(o.Method), string(PairedT)),
+		"method " + sheet.YesNo(o.Method != "", string(o.Method), string(PairedT)),
 	}
 }
 
@@ -125,7 +127,7 @@ func (p SweepPaired) String() string {
 // HTML shows each point's paired table.
 func (p SweepPaired) HTML() string {
 	var b strings.Builder
-	b.WriteString(sheet{title: fmt.Sprintf("paired statistics over %s: %d points", yesNo(p.XLabel != "", p.XLabel, "x"), len(p.Points))}.html())
+	b.WriteString(sheet.Sheet{Title: fmt.Sprintf("paired statistics over %s: %d points", sheet.YesNo(p.XLabel != "", p.XLabel, "x"), len(p.Points))}.HTML())
 	for _, pt := range p.Points {
 		if pt != nil {
 			b.WriteString(pt.HTML())

@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/routelab/routelab/internal/sheet"
+)
 
 // Displays of composed routers (see show.go).
 
@@ -14,35 +18,35 @@ func (s Scorer) String() string {
 
 // HTML shows the scorer as a table.
 func (s Scorer) HTML() string {
-	sh := sheet{title: "scorer " + s.Name}
-	sh.add("weight", fmt.Sprintf("%g", s.Weight))
-	return sh.html()
+	sh := sheet.Sheet{Title: "scorer " + s.Name}
+	sh.Add("weight", fmt.Sprintf("%g", s.Weight))
+	return sh.HTML()
 }
 
 // String says what the function is, never its address.
 func (f ScoreFunc) String() string { return "a scorer's function of one run" }
 
 // HTML shows what the function is.
-func (f ScoreFunc) HTML() string { return sheet{title: f.String()}.html() }
+func (f ScoreFunc) HTML() string { return sheet.Sheet{Title: f.String()}.HTML() }
 
-func (p ScoringProfile) sheet() sheet {
-	sh := sheet{title: "scoring profile " + p.Name}
+func (p ScoringProfile) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "scoring profile " + p.Name}
 	scorers := make([]string, len(p.Scorers))
 	for i, s := range p.Scorers {
 		scorers[i] = s.String()
 	}
-	sh.add("scorers", cutList(scorers, " + "))
-	sh.add("picker", "the largest weighted sum, ties drawn at random")
-	sh.add("filter", yesNo(p.Affinity > 0, fmt.Sprintf("prefix score ≥ %g, skipped with probability %g", p.Affinity, p.Explore), "none"))
-	sh.add("admission", yesNo(p.Shed, "sheddable requests refused with probability min(sat⁵·300, 1)", "every request"))
+	sh.Add("scorers", sheet.CutList(scorers, " + "))
+	sh.Add("picker", "the largest weighted sum, ties drawn at random")
+	sh.Add("filter", sheet.YesNo(p.Affinity > 0, fmt.Sprintf("prefix score ≥ %g, skipped with probability %g", p.Affinity, p.Explore), "none"))
+	sh.Add("admission", sheet.YesNo(p.Shed, "sheddable requests refused with probability min(sat⁵·300, 1)", "every request"))
 	return sh
 }
 
 // String describes the profile.
-func (p ScoringProfile) String() string { return p.sheet().text() }
+func (p ScoringProfile) String() string { return p.sheet().Text() }
 
 // HTML shows the profile as a table.
-func (p ScoringProfile) HTML() string { return p.sheet().html() }
+func (p ScoringProfile) HTML() string { return p.sheet().HTML() }
 
 func (p *switching) String() string {
 	return fmt.Sprintf("switching policy, %d of %d switches made", p.next, len(p.switches))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html"
 	"strings"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Displays of scenario files and recorded sessions (see show.go).
@@ -30,24 +32,24 @@ func (r RecordedSession) String() string {
 	for _, s := range r.Switches {
 		routing = append(routing, s.String())
 	}
-	return fmt.Sprintf("recorded session: seed %d, %s, to %s: %s", r.Seed, cutList(routing, " → "), seconds(r.Until), r.Counts)
+	return fmt.Sprintf("recorded session: seed %d, %s, to %s: %s", r.Seed, sheet.CutList(routing, " → "), sheet.Seconds(r.Until), r.Counts)
 }
 
 // HTML shows the recorded session as a table.
 func (r RecordedSession) HTML() string {
-	sh := sheet{title: "recorded session"}
-	sh.add("seed", fmt.Sprint(r.Seed))
-	sh.add("policy", r.Policy)
+	sh := sheet.Sheet{Title: "recorded session"}
+	sh.Add("seed", fmt.Sprint(r.Seed))
+	sh.Add("policy", r.Policy)
 	if len(r.Switches) > 0 {
-		sh.addGrid("switches", []string{"switch"}, len(r.Switches), func(i int) []string { return []string{r.Switches[i].String()} })
+		sh.AddGrid("switches", []string{"switch"}, len(r.Switches), func(i int) []string { return []string{r.Switches[i].String()} })
 	}
-	sh.add("until", seconds(r.Until))
-	sh.add("counts", r.Counts.String())
-	return sh.html()
+	sh.Add("until", sheet.Seconds(r.Until))
+	sh.Add("counts", r.Counts.String())
+	return sh.HTML()
 }
 
 // String says which policy takes over when.
-func (s NamedSwitch) String() string { return fmt.Sprintf("%s from %s", s.Policy, seconds(s.At)) }
+func (s NamedSwitch) String() string { return fmt.Sprintf("%s from %s", s.Policy, sheet.Seconds(s.At)) }
 
 // HTML shows the switch as its text.
 func (s NamedSwitch) HTML() string { return html.EscapeString(s.String()) }

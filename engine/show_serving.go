@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Displays of the serving model's configuration and results: one line as
@@ -37,19 +39,19 @@ func (c ServingConfig) kvText() string {
 
 // HTML shows the configuration as a table.
 func (c ServingConfig) HTML() string {
-	sh := sheet{title: "serving model"}
-	sh.add("batch", fmt.Sprintf("at most %d requests, %s", c.MaxBatch, c.budgetText()))
-	sh.add("shared iteration overhead", fmt.Sprintf("%g ms at reference speed", c.OverheadMs))
+	sh := sheet.Sheet{Title: "serving model"}
+	sh.Add("batch", fmt.Sprintf("at most %d requests, %s", c.MaxBatch, c.budgetText()))
+	sh.Add("shared iteration overhead", fmt.Sprintf("%g ms at reference speed", c.OverheadMs))
 	order := c.Queue
 	if order == "" {
 		order = FIFOQueue
 	}
-	sh.add("queue", string(order))
-	sh.add("caches", c.kvText())
-	sh.add("workload", c.Workload.String())
-	sh.add("signals", c.Signals.String())
-	sh.add("SLO", c.SLO.String())
-	return sh.html()
+	sh.Add("queue", string(order))
+	sh.Add("caches", c.kvText())
+	sh.Add("workload", c.Workload.String())
+	sh.Add("signals", c.Signals.String())
+	sh.Add("SLO", c.SLO.String())
+	return sh.HTML()
 }
 
 // String describes the serving attributes of the requests.
@@ -78,7 +80,7 @@ func (w ServingWorkload) String() string {
 
 // HTML shows the workload as a table.
 func (w ServingWorkload) HTML() string {
-	return sheet{title: "serving workload", rows: []row{{"requests", w.String()}}}.html()
+	return sheet.Sheet{Title: "serving workload", Rows: []sheet.Row{{Label: "requests", Value: w.String()}}}.HTML()
 }
 
 // String describes the class.
@@ -88,11 +90,11 @@ func (c RequestClass) String() string {
 
 // HTML shows the class as a table.
 func (c RequestClass) HTML() string {
-	sh := sheet{title: "request class " + c.Name}
-	sh.add("share", fmt.Sprintf("%g%%", 100*c.Share))
-	sh.add("prompt tokens", c.Prompt.String())
-	sh.add("output tokens", c.Output.String())
-	return sh.html()
+	sh := sheet.Sheet{Title: "request class " + c.Name}
+	sh.Add("share", fmt.Sprintf("%g%%", 100*c.Share))
+	sh.Add("prompt tokens", c.Prompt.String())
+	sh.Add("output tokens", c.Output.String())
+	return sh.HTML()
 }
 
 // String describes the hot prefix.
@@ -105,7 +107,7 @@ func (h HotPrefix) String() string {
 
 // HTML shows the hot prefix as a table.
 func (h HotPrefix) HTML() string {
-	return sheet{title: "hot prefix", rows: []row{{"window", h.String()}}}.html()
+	return sheet.Sheet{Title: "hot prefix", Rows: []sheet.Row{{Label: "window", Value: h.String()}}}.HTML()
 }
 
 // String describes how fresh the router's signals are.
@@ -127,7 +129,7 @@ func (g SignalConfig) String() string {
 
 // HTML shows the signals as a table.
 func (g SignalConfig) HTML() string {
-	return sheet{title: "router signals", rows: []row{{"signals", g.String()}}}.html()
+	return sheet.Sheet{Title: "router signals", Rows: []sheet.Row{{Label: "signals", Value: g.String()}}}.HTML()
 }
 
 // String lists the targets.
@@ -149,38 +151,38 @@ func (o ServingSLO) String() string {
 
 // HTML shows the targets as a table.
 func (o ServingSLO) HTML() string {
-	return sheet{title: "serving SLO", rows: []row{{"targets", o.String()}}}.html()
+	return sheet.Sheet{Title: "serving SLO", Rows: []sheet.Row{{Label: "targets", Value: o.String()}}}.HTML()
 }
 
 // String summarises the serving figures in one line.
 func (s ServingSummary) String() string {
 	return fmt.Sprintf("TTFT p99 %s ms, ITL p99 %s ms, serving attainment %s, prefix hits %s, %d preemptions, mean batch %s",
-		Dash("%.1f", s.TTFT.P99), Dash("%.1f", s.ITL.P99), Dash("%.2f%%", 100*s.Attainment),
-		Dash("%.1f%%", 100*s.HitRate), s.Preemptions, Dash("%.1f", s.MeanBatch))
+		sheet.Dash("%.1f", s.TTFT.P99), sheet.Dash("%.1f", s.ITL.P99), sheet.Dash("%.2f%%", 100*s.Attainment),
+		sheet.Dash("%.1f%%", 100*s.HitRate), s.Preemptions, sheet.Dash("%.1f", s.MeanBatch))
 }
 
 // HTML shows the serving figures as a table.
 func (s ServingSummary) HTML() string {
-	sh := sheet{title: "serving figures"}
-	sh.add("TTFT", s.TTFT.String())
-	sh.add("ITL (each request's mean)", s.ITL.String())
-	sh.add("ITL (each request's p99)", s.ITLTail.String())
-	sh.add("serving on time", fmt.Sprintf("%d (%s of cohort arrivals)", s.OnTime, Dash("%.2f%%", 100*s.Attainment)))
-	sh.add("preemptions", fmt.Sprintf("%d, of %d requests", s.Preemptions, s.Preempted))
-	sh.add("prefix cache", fmt.Sprintf("%d of %d prefix tokens served (%s)", s.CachedTokens, s.PrefixTokens, Dash("%.1f%%", 100*s.HitRate)))
-	sh.add("mean batch, KV use", fmt.Sprintf("%s requests, %s", Dash("%.1f", s.MeanBatch), Dash("%.1f%%", 100*s.MeanKVUtil)))
-	return sh.html()
+	sh := sheet.Sheet{Title: "serving figures"}
+	sh.Add("TTFT", s.TTFT.String())
+	sh.Add("ITL (each request's mean)", s.ITL.String())
+	sh.Add("ITL (each request's p99)", s.ITLTail.String())
+	sh.Add("serving on time", fmt.Sprintf("%d (%s of cohort arrivals)", s.OnTime, sheet.Dash("%.2f%%", 100*s.Attainment)))
+	sh.Add("preemptions", fmt.Sprintf("%d, of %d requests", s.Preemptions, s.Preempted))
+	sh.Add("prefix cache", fmt.Sprintf("%d of %d prefix tokens served (%s)", s.CachedTokens, s.PrefixTokens, sheet.Dash("%.1f%%", 100*s.HitRate)))
+	sh.Add("mean batch, KV use", fmt.Sprintf("%s requests, %s", sheet.Dash("%.1f", s.MeanBatch), sheet.Dash("%.1f%%", 100*s.MeanKVUtil)))
+	return sh.HTML()
 }
 
 // String summarises the replica's serving figures.
 func (r ReplicaServing) String() string {
 	return fmt.Sprintf("mean batch %s, KV %s, prefix hits %s, %d preemptions",
-		Dash("%.1f", r.MeanBatch), Dash("%.1f%%", 100*r.MeanKVUtil), Dash("%.1f%%", 100*r.HitRate), r.Preemptions)
+		sheet.Dash("%.1f", r.MeanBatch), sheet.Dash("%.1f%%", 100*r.MeanKVUtil), sheet.Dash("%.1f%%", 100*r.HitRate), r.Preemptions)
 }
 
 // HTML shows the replica's serving figures as a table.
 func (r ReplicaServing) HTML() string {
-	return sheet{title: "replica serving figures", rows: []row{{"measured", r.String()}}}.html()
+	return sheet.Sheet{Title: "replica serving figures", Rows: []sheet.Row{{Label: "measured", Value: r.String()}}}.HTML()
 }
 
 // String describes the request as the router sees it.
@@ -203,22 +205,22 @@ func (r RequestInfo) String() string {
 
 // HTML shows the request as a table.
 func (r RequestInfo) HTML() string {
-	return sheet{title: "request", rows: []row{{"seen by the router", r.String()}}}.html()
+	return sheet.Sheet{Title: "request", Rows: []sheet.Row{{Label: "seen by the router", Value: r.String()}}}.HTML()
 }
 
 // String describes the completion.
 func (c Completion) String() string {
 	return fmt.Sprintf("request %d on replica %d: %d tokens, latency %.1f ms, TTFT %.1f ms, ITL %s ms",
-		c.Request.Seq, c.Replica, c.OutputTokens, c.LatencyMs, c.TTFTMs, Dash("%.1f", c.ITLMs))
+		c.Request.Seq, c.Replica, c.OutputTokens, c.LatencyMs, c.TTFTMs, sheet.Dash("%.1f", c.ITLMs))
 }
 
 // HTML shows the completion as a table.
 func (c Completion) HTML() string {
-	sh := sheet{title: "completion"}
-	sh.add("request", c.Request.String())
-	sh.add("replica", fmt.Sprint(c.Replica))
-	sh.add("latency", fmt.Sprintf("%.1f ms (%.1f ms in service)", c.LatencyMs, c.ServiceMs))
-	sh.add("tokens", fmt.Sprintf("%d, TTFT %.1f ms, ITL %s ms (p99 %s ms)", c.OutputTokens, c.TTFTMs, Dash("%.1f", c.ITLMs), Dash("%.1f", c.ITLP99Ms)))
-	sh.add("cache, preemptions", fmt.Sprintf("%d prompt tokens cached, %d preemptions", c.CachedTokens, c.Preemptions))
-	return sh.html()
+	sh := sheet.Sheet{Title: "completion"}
+	sh.Add("request", c.Request.String())
+	sh.Add("replica", fmt.Sprint(c.Replica))
+	sh.Add("latency", fmt.Sprintf("%.1f ms (%.1f ms in service)", c.LatencyMs, c.ServiceMs))
+	sh.Add("tokens", fmt.Sprintf("%d, TTFT %.1f ms, ITL %s ms (p99 %s ms)", c.OutputTokens, c.TTFTMs, sheet.Dash("%.1f", c.ITLMs), sheet.Dash("%.1f", c.ITLP99Ms)))
+	sh.Add("cache, preemptions", fmt.Sprintf("%d prompt tokens cached, %d preemptions", c.CachedTokens, c.Preemptions))
+	return sh.HTML()
 }

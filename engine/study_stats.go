@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"text/tabwriter"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // The study's uncertainty. Its conditions are fixed and its seeds drawn, so
@@ -25,11 +27,11 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 	for i, c := range conds {
 		condAt[c] = i
 	}
-	grid := make([][]float64, len(seeds))
-	for i := range grid {
-		grid[i] = make([]float64, len(conds))
-		for j := range grid[i] {
-			grid[i][j] = math.NaN()
+	Grid := make([][]float64, len(seeds))
+	for i := range Grid {
+		Grid[i] = make([]float64, len(conds))
+		for j := range Grid[i] {
+			Grid[i][j] = math.NaN()
 		}
 	}
 	var last Condition
@@ -42,12 +44,12 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 		si, okSeed := seedAt[r.Result.Seed]
 		ci, okCond := lastAt, lastOK
 		if okSeed && okCond && keep(r) {
-			grid[si][ci] = m.Of(r.Result)
+			Grid[si][ci] = m.Of(r.Result)
 		}
 	}
 	out := make([]float64, len(seeds))
-	for i, row := range grid {
-		out[i] = Mean(row)
+	for i, Row := range Grid {
+		out[i] = Mean(Row)
 	}
 	return out
 }
@@ -137,7 +139,7 @@ func (r *StudyResult) WriteUncertainty(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "development: c\tmean attainment\tstd err\tseeds\t")
 	for _, s := range r.Weights {
-		fmt.Fprintf(tw, "%g\t%.4f%%\t%s pp\t%d\t\n", s.C, 100*s.MeanAttainment, Dash("%.4f", 100*s.StdErr), s.Seeds)
+		fmt.Fprintf(tw, "%g\t%.4f%%\t%s pp\t%d\t\n", s.C, 100*s.MeanAttainment, sheet.Dash("%.4f", 100*s.StdErr), s.Seeds)
 	}
 	fmt.Fprintln(tw, "validation: policy\tmean attainment\tstd err\tseeds\t")
 	for _, s := range r.Validation {
@@ -145,7 +147,7 @@ func (r *StudyResult) WriteUncertainty(w io.Writer) error {
 		if !math.IsNaN(s.C) {
 			name = fmt.Sprintf("%s (c=%g)", s.Name, s.C)
 		}
-		fmt.Fprintf(tw, "%s\t%.4f%%\t%s pp\t%d\t\n", name, 100*s.MeanAttainment, Dash("%.4f", 100*s.StdErr), s.Seeds)
+		fmt.Fprintf(tw, "%s\t%.4f%%\t%s pp\t%d\t\n", name, 100*s.MeanAttainment, sheet.Dash("%.4f", 100*s.StdErr), s.Seeds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -165,7 +167,7 @@ func (r *StudyResult) marginText() string {
 		verdict = "the selected weight is better at 95 %"
 	}
 	return fmt.Sprintf("selection margin, %s − %s (runner-up): %s pp, std err %s pp, 95 %% t-interval %s pp over %d seeds (%d won, %d lost, %d tied): %s",
-		m.Policy, m.Baseline, Dash("%+.4f", 100*m.DiffMean), Dash("%.4f", 100*m.StdErr),
+		m.Policy, m.Baseline, sheet.Dash("%+.4f", 100*m.DiffMean), sheet.Dash("%.4f", 100*m.StdErr),
 		intervalPP(m.CILow, m.CIHigh), m.Seeds, m.Wins, m.Losses, m.Ties, verdict)
 }
 

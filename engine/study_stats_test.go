@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Per-seed means and standard errors on a hand-made set of runs: two
@@ -94,13 +96,13 @@ func TestStudyUncertainty(t *testing.T) {
 		}
 		mean := (xs[0] + xs[1] + xs[2]) / 3
 		ss := (xs[0]-mean)*(xs[0]-mean) + (xs[1]-mean)*(xs[1]-mean) + (xs[2]-mean)*(xs[2]-mean)
-		near(t, "std err of c="+Dash("%g", w.C), w.StdErr, math.Sqrt(ss/2/3), 1e-15)
+		near(t, "std err of c="+sheet.Dash("%g", w.C), w.StdErr, math.Sqrt(ss/2/3), 1e-15)
 		if w.C != res.SelectedC && w.MeanAttainment > runner.MeanAttainment {
 			runner = w
 		}
 	}
 	m := res.Margin
-	if m == nil || m.Baseline != runner.Name || m.Seeds != 3 || !strings.Contains(m.Policy, Dash("%g", res.SelectedC)) {
+	if m == nil || m.Baseline != runner.Name || m.Seeds != 3 || !strings.Contains(m.Policy, sheet.Dash("%g", res.SelectedC)) {
 		t.Fatalf("margin %v; want the selected weight against %s over 3 seeds", m, runner.Name)
 	}
 	var selected Score

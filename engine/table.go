@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // Table is a result as a table of text, for writers of other formats
@@ -34,7 +36,7 @@ func (r *StudyResult) Tables() []Table {
 	weights := Table{Title: fmt.Sprintf("study %s: development, selected c = %g", r.Config.Name, r.SelectedC),
 		Head: []string{"c", "mean attainment", "std err (pp)", "runs"}, TextColumns: 1}
 	for _, w := range r.Weights {
-		weights.Rows = append(weights.Rows, []string{fmt.Sprintf("%g", w.C), Dash("%.4f%%", 100*w.MeanAttainment), Dash("%.4f", 100*w.StdErr), fmt.Sprint(w.Runs)})
+		weights.Rows = append(weights.Rows, []string{fmt.Sprintf("%g", w.C), sheet.Dash("%.4f%%", 100*w.MeanAttainment), sheet.Dash("%.4f", 100*w.StdErr), fmt.Sprint(w.Runs)})
 	}
 	if len(r.Weights) > 0 {
 		weights.Note = r.marginText()
@@ -43,7 +45,7 @@ func (r *StudyResult) Tables() []Table {
 		Head: []string{"policy", "mean attainment", "std err (pp)", "runs"}, TextColumns: 1,
 		Note: "attainment is averaged per condition, then across conditions; standard errors are over seeds, each seed averaged over the conditions"}
 	for _, v := range r.Validation {
-		validation.Rows = append(validation.Rows, []string{v.Name, Dash("%.4f%%", 100*v.MeanAttainment), Dash("%.4f", 100*v.StdErr), fmt.Sprint(v.Runs)})
+		validation.Rows = append(validation.Rows, []string{v.Name, sheet.Dash("%.4f%%", 100*v.MeanAttainment), sheet.Dash("%.4f", 100*v.StdErr), fmt.Sprint(v.Runs)})
 	}
 	return []Table{weights, validation}
 }
@@ -65,7 +67,7 @@ func (t Table) String() string {
 
 // HTML shows the table as a sheet: its title, the rows, its note.
 func (t Table) HTML() string {
-	sh := sheet{title: t.Title, note: t.Note}
-	sh.addGrid("rows", t.Head, len(t.Rows), func(i int) []string { return t.Rows[i] })
-	return sh.html()
+	sh := sheet.Sheet{Title: t.Title, Note: t.Note}
+	sh.AddGrid("rows", t.Head, len(t.Rows), func(i int) []string { return t.Rows[i] })
+	return sh.HTML()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/internal/sheet"
 )
 
 // tableColumn is one column of ComparisonTable: a heading, its unit, how a
@@ -21,10 +22,10 @@ type tableColumn struct {
 }
 
 func fixed(d int) func(float64) string {
-	return func(x float64) string { return engine.Dash("%."+strconv.Itoa(d)+"f", x) }
+	return func(x float64) string { return sheet.Dash("%."+strconv.Itoa(d)+"f", x) }
 }
 
-func percent(x float64) string { return engine.Dash("%.2f%%", 100*x) }
+func percent(x float64) string { return sheet.Dash("%.2f%%", 100*x) }
 
 // tableColumns lists the columns after "policy" and "runs"; the p99 range
 // goes before the fourth.

@@ -202,6 +202,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.ReplicaSnapshot": {r.snapshot.Replicas[0]},
 		"engine.RequestSnapshot": {r.snapshot.Replicas[0].Requests[0]},
 		"engine.RunResult":       {r.run.RunResult, r.wideRun},
+		"engine.Runner":          {engine.NewRunner(r.wide)},
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
 		"engine.SummaryKind":     {engine.SummaryMedian | engine.SummaryRange, engine.SummaryKind(0)},

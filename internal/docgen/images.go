@@ -48,10 +48,14 @@ func readImportGraph(ctx context.Context, root string) (importGraph, error) {
 
 // owner is the layer a package is drawn as: the engine's sub-packages
 // (engine/internal/prefix) are the model, standard library only, so they
-// are drawn as the engine.
+// are drawn as the engine; the shared leaves under internal/ (sheet and
+// the like, standard library only) are drawn as one box.
 func owner(pkg string) string {
-	if strings.HasPrefix(pkg, "engine/") {
+	switch {
+	case strings.HasPrefix(pkg, "engine/"):
 		return "engine"
+	case strings.HasPrefix(pkg, "internal/"):
+		return "internal"
 	}
 	return pkg
 }
