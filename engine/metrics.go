@@ -241,3 +241,34 @@ func (k SummaryKind) String() string {
 
 // HTML shows the kind as its text.
 func (k SummaryKind) HTML() string { return sheet.Sheet{Title: "summary: " + k.String()}.HTML() }
+
+// DiffText formats a difference in the unit its label names, signed.
+func (m Metric) DiffText(x float64) string {
+	scale, unit := m.scale(true)
+	return sheet.Dash("%+."+decimals(unit)+"f", scale*x)
+}
+
+// IntervalText formats an interval of differences.
+func (m Metric) IntervalText(lo, hi float64) string {
+	if !finite(lo) || !finite(hi) {
+		return "—"
+	}
+	return "[" + m.DiffText(lo) + ", " + m.DiffText(hi) + "]"
+}
+
+// decimals is how many decimals a difference in unit shows.
+func decimals(unit string) string {
+	if unit == "pp" || unit == "req/s" {
+		return "2"
+	}
+	return "1"
+}
+
+// ValueText formats a value of the metric, as the tables show it.
+func (m Metric) ValueText(x float64) string {
+	scale, unit := m.scale(false)
+	if unit == "%" {
+		return sheet.Dash("%.2f%%", scale*x)
+	}
+	return sheet.Dash("%."+decimals(unit)+"f", x)
+}

@@ -74,8 +74,8 @@ type pairedColumn struct {
 func pairedColumns() []pairedColumn {
 	return []pairedColumn{
 		{"seeds", func(s PairedStat) string { return fmt.Sprint(s.Seeds) }},
-		{"mean Δ", func(s PairedStat) string { return s.Metric.diffText(s.DiffMean) }},
-		{"95 % CI", func(s PairedStat) string { return s.Metric.intervalText(s.CILow, s.CIHigh) }},
+		{"mean Δ", func(s PairedStat) string { return s.Metric.DiffText(s.DiffMean) }},
+		{"95 % CI", func(s PairedStat) string { return s.Metric.IntervalText(s.CILow, s.CIHigh) }},
 		{"wins", func(s PairedStat) string { return fmt.Sprint(s.Wins) }},
 		{"losses", func(s PairedStat) string { return fmt.Sprint(s.Losses) }},
 		{"ties", func(s PairedStat) string { return fmt.Sprint(s.Ties) }},
@@ -92,11 +92,11 @@ func (p *Paired) tableRows() (head []string, rows [][]string) {
 		head = append(head, c.head)
 	}
 	for _, s := range p.Stats {
-		Row := []string{s.Policy, s.Metric.Label()}
+		row := []string{s.Policy, s.Metric.Label()}
 		for _, c := range cols {
-			Row = append(Row, c.cell(s))
+			row = append(row, c.cell(s))
 		}
-		rows = append(rows, Row)
+		rows = append(rows, row)
 	}
 	return head, rows
 }
@@ -125,28 +125,6 @@ func (p *Paired) WriteText(w io.Writer) error {
 	}
 	_, err := fmt.Fprintln(w, pairedNote)
 	return err
-}
-
-// diffText formats a difference in the unit its label names, signed.
-func (m Metric) diffText(x float64) string {
-	scale, unit := m.scale(true)
-	return sheet.Dash("%+."+decimals(unit)+"f", scale*x)
-}
-
-// intervalText formats an interval of differences.
-func (m Metric) intervalText(lo, hi float64) string {
-	if !finite(lo) || !finite(hi) {
-		return "—"
-	}
-	return "[" + m.diffText(lo) + ", " + m.diffText(hi) + "]"
-}
-
-// decimals is how many decimals a difference in unit shows.
-func decimals(unit string) string {
-	if unit == "pp" || unit == "req/s" {
-		return "2"
-	}
-	return "1"
 }
 
 // SweepPaired is a paired comparison at every point of a sweep: the

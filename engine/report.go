@@ -124,11 +124,11 @@ func writeCSVRows(w io.Writer, records recordSeq) error {
 				return err
 			}
 		}
-		Row := make([]string, len(rec))
+		row := make([]string, len(rec))
 		for j, f := range rec {
-			Row[j] = formatCSV(f.Value)
+			row[j] = formatCSV(f.Value)
 		}
-		return cw.Write(Row)
+		return cw.Write(row)
 	})
 	if err != nil {
 		return err
@@ -244,11 +244,11 @@ func (c *Comparison) tableRows() (head []string, rows [][]string) {
 		head = append(head, col.head)
 	}
 	for _, p := range c.Policies {
-		Row := []string{p.Name}
+		row := []string{p.Name}
 		for _, col := range cols {
-			Row = append(Row, col.cell(p.Summary))
+			row = append(row, col.cell(p.Summary))
 		}
-		rows = append(rows, Row)
+		rows = append(rows, row)
 	}
 	return head, rows
 }

@@ -31,8 +31,8 @@ func (s PairedStat) String() string {
 		return "empty paired statistic (Comparison.Paired makes them)"
 	}
 	return fmt.Sprintf("%s − %s in %s over %d seeds: mean %s, 95 %% %s %s; %d won, %d lost, %d tied: %s",
-		s.Policy, s.Baseline, s.Metric.Label(), s.Seeds, s.Metric.diffText(s.DiffMean), s.Method.describe(),
-		s.Metric.intervalText(s.CILow, s.CIHigh), s.Wins, s.Losses, s.Ties, s.Verdict())
+		s.Policy, s.Baseline, s.Metric.Label(), s.Seeds, s.Metric.DiffText(s.DiffMean), s.Method.describe(),
+		s.Metric.IntervalText(s.CILow, s.CIHigh), s.Wins, s.Losses, s.Ties, s.Verdict())
 }
 
 // HTML shows the statistic's figures and a row per seed.
@@ -41,8 +41,8 @@ func (s PairedStat) HTML() string {
 	addFields(&sh, s.Record(), "metric", "baseline", "policy")
 	sh.AddGrid("seeds", []string{"seed", s.Baseline, s.Policy, "Δ", "better"}, len(s.Pairs), func(i int) []string {
 		p := s.Pairs[i]
-		return []string{fmt.Sprint(p.Seed), s.Metric.valueText(p.Baseline), s.Metric.valueText(p.Policy),
-			s.Metric.diffText(p.Diff), p.winnerText(s.Baseline, s.Policy)}
+		return []string{fmt.Sprint(p.Seed), s.Metric.ValueText(p.Baseline), s.Metric.ValueText(p.Policy),
+			s.Metric.DiffText(p.Diff), p.winnerText(s.Baseline, s.Policy)}
 	})
 	return sh.HTML()
 }
@@ -71,15 +71,6 @@ func (p SeedPair) winnerText(baseline, policy string) string {
 		return baseline
 	}
 	return sheet.YesNo(finite(p.Diff), "tie", "—")
-}
-
-// valueText formats a value of the metric, as the tables show it.
-func (m Metric) valueText(x float64) string {
-	scale, unit := m.scale(false)
-	if unit == "%" {
-		return sheet.Dash("%.2f%%", scale*x)
-	}
-	return sheet.Dash("%."+decimals(unit)+"f", x)
 }
 
 // String describes the options, defaults filled in.

@@ -27,11 +27,11 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 	for i, c := range conds {
 		condAt[c] = i
 	}
-	Grid := make([][]float64, len(seeds))
-	for i := range Grid {
-		Grid[i] = make([]float64, len(conds))
-		for j := range Grid[i] {
-			Grid[i][j] = math.NaN()
+	grid := make([][]float64, len(seeds))
+	for i := range grid {
+		grid[i] = make([]float64, len(conds))
+		for j := range grid[i] {
+			grid[i][j] = math.NaN()
 		}
 	}
 	var last Condition
@@ -44,12 +44,12 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 		si, okSeed := seedAt[r.Result.Seed]
 		ci, okCond := lastAt, lastOK
 		if okSeed && okCond && keep(r) {
-			Grid[si][ci] = m.Of(r.Result)
+			grid[si][ci] = m.Of(r.Result)
 		}
 	}
 	out := make([]float64, len(seeds))
-	for i, Row := range Grid {
-		out[i] = Mean(Row)
+	for i, row := range grid {
+		out[i] = Mean(row)
 	}
 	return out
 }

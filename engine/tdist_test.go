@@ -130,13 +130,13 @@ func TestTQuantileMatchesPublishedTable(t *testing.T) {
 		60:  {1.296, 1.671, 2.000, 2.390, 2.660},
 		100: {1.290, 1.660, 1.984, 2.364, 2.626},
 	}
-	for nu, Row := range table {
+	for nu, row := range table {
 		for i, p := range ps {
-			if got := tQuantile(p, nu); math.Abs(got-Row[i]) > 0.0005 {
-				t.Errorf("t(%g; ν=%g) = %.6f, table %.3f", p, nu, got, Row[i])
+			if got := tQuantile(p, nu); math.Abs(got-row[i]) > 0.0005 {
+				t.Errorf("t(%g; ν=%g) = %.6f, table %.3f", p, nu, got, row[i])
 			}
-			if got := tQuantile(1-p, nu); math.Abs(got+Row[i]) > 0.0005 {
-				t.Errorf("t(%g; ν=%g) = %.6f, want −%.3f (symmetry)", 1-p, nu, got, Row[i])
+			if got := tQuantile(1-p, nu); math.Abs(got+row[i]) > 0.0005 {
+				t.Errorf("t(%g; ν=%g) = %.6f, want −%.3f (symmetry)", 1-p, nu, got, row[i])
 			}
 		}
 	}
