@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/routelab/routelab/engine/internal/prefix"
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // batchServer is a replica of the serving model: continuous batching over a
@@ -564,7 +565,7 @@ func (b *batchServer) inspect(now int64, k float64) []RequestSnapshot {
 	t := float64(now) * StepMs
 	tau := b.sp.tau
 	if !b.busy || tau <= 0 {
-		tau = mul(b.tok.DecodeMs, k)
+		tau = xmath.Mul(b.tok.DecodeMs, k)
 	}
 	for _, s := range b.run {
 		m := &b.pool[s]
@@ -572,7 +573,7 @@ func (b *batchServer) inspect(now int64, k float64) []RequestSnapshot {
 		out = append(out, RequestSnapshot{Seq: m.req.seq, Arrival: m.req.arrival, ServiceMs: m.st.service, Done: t + left*tau})
 	}
 	b.queue.each(func(w *waiting) {
-		service := mul(float64(w.req.output+1), tau)
+		service := xmath.Mul(float64(w.req.output+1), tau)
 		out = append(out, RequestSnapshot{Seq: w.req.seq, Arrival: w.req.arrival, ServiceMs: service, Done: t + service})
 	})
 	return out

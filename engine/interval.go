@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // Intervals of a mean difference over seeds: the paired t-interval, the
@@ -40,7 +42,7 @@ func meanVar(xs []float64) (mean, variance float64) {
 	var ss float64
 	for _, x := range xs {
 		d := x - mean
-		ss += mul(d, d)
+		ss += xmath.Mul(d, d)
 	}
 	return mean, ss / (n - 1)
 }
@@ -58,7 +60,7 @@ func tHalfWidth(se, nu float64) float64 {
 	if se == 0 {
 		return 0
 	}
-	return mul(tQuantile((1+PairedLevel)/2, nu), se)
+	return xmath.Mul(tQuantile((1+PairedLevel)/2, nu), se)
 }
 
 // pairedT is the mean of the differences, its standard error s/√n and the
@@ -79,7 +81,7 @@ func welch(x, y []float64) (lo, hi float64) {
 	my, vy := meanVar(y)
 	a, b := vx/float64(len(x)), vy/float64(len(y))
 	se := math.Sqrt(a + b)
-	nu := mul(a+b, a+b) / (mul(a, a)/float64(len(x)-1) + mul(b, b)/float64(len(y)-1))
+	nu := xmath.Mul(a+b, a+b) / (xmath.Mul(a, a)/float64(len(x)-1) + xmath.Mul(b, b)/float64(len(y)-1))
 	if math.IsNaN(se) {
 		return math.NaN(), math.NaN()
 	}

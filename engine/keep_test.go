@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // A run's summary is small and self-contained by construction: fixed-size
@@ -97,15 +99,15 @@ func TestKeepSummaries(t *testing.T) {
 // shapes the outputs use: nested objects and arrays, empty ones, streamed
 // records, NaN, and strings the encoder escapes.
 func TestWriteIndentedIsTheEncodersOutput(t *testing.T) {
-	recs := [][]Field{{{"a", 1}, {"b", math.NaN()}}, {{"a", "<x>&\u2028"}, {"b", []int{}}}}
+	recs := [][]Field{{{Name: "a", Value: 1}, {Name: "b", Value: math.NaN()}}, {{Name: "a", Value: "<x>&\u2028"}, {Name: "b", Value: []int{}}}}
 	for _, v := range []any{
-		jsonObject{},
-		jsonObject{{"empty", []jsonObject{}}, {"none", seqOf(nil)}, {"map", map[string]any{}}},
-		jsonObject{{"runs", seqOf(recs)}, {"n", math.Inf(1)}, {"nested", jsonObject{{"deep", records(recs)}, {"s", Scenario{Name: "q"}}}}},
-		records(recs),
+		record.Object{},
+		record.Object{{Name: "empty", Value: []record.Object{}}, {Name: "none", Value: record.SeqOf(nil)}, {Name: "map", Value: map[string]any{}}},
+		record.Object{{Name: "runs", Value: record.SeqOf(recs)}, {Name: "n", Value: math.Inf(1)}, {Name: "nested", Value: record.Object{{Name: "deep", Value: record.Objects(recs)}, {Name: "s", Value: Scenario{Name: "q"}}}}},
+		record.Objects(recs),
 	} {
 		var got bytes.Buffer
-		if err := writeIndented(&got, v); err != nil {
+		if err := record.WriteIndented(&got, v); err != nil {
 			t.Fatal(err)
 		}
 		var want bytes.Buffer
@@ -126,7 +128,7 @@ func compact(t *testing.T, v any) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	switch x := v.(type) {
-	case jsonObject:
+	case record.Object:
 		b.WriteByte('{')
 		for i, f := range x {
 			if i > 0 {
@@ -138,7 +140,7 @@ func compact(t *testing.T, v any) []byte {
 			b.Write(compact(t, f.Value))
 		}
 		b.WriteByte('}')
-	case []jsonObject:
+	case []record.Object:
 		b.WriteByte('[')
 		for i, o := range x {
 			if i > 0 {
@@ -147,10 +149,10 @@ func compact(t *testing.T, v any) []byte {
 			b.Write(compact(t, o))
 		}
 		b.WriteByte(']')
-	case recordSeq:
-		return compact(t, records(x.collect()))
+	case record.Seq:
+		return compact(t, record.Objects(x.Collect()))
 	default:
-		raw, err := marshalValue(v)
+		raw, err := record.MarshalValue(v)
 		if err != nil {
 			t.Fatal(err)
 		}

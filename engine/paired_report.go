@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/routelab/routelab/internal/record"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -16,14 +17,14 @@ import (
 // method, then the figures.
 func (s PairedStat) Record() []Field {
 	return []Field{
-		{"metric", s.Metric.Key}, {"unit", s.Metric.Unit}, {"better", s.Metric.Better.String()},
-		{"baseline", s.Baseline}, {"policy", s.Policy}, {"method", string(s.Method)}, {"level", PairedLevel},
-		{"seeds", s.Seeds}, {"seeds_left_out", len(s.Pairs) - s.Seeds},
-		{"baseline_mean", s.BaselineMean}, {"policy_mean", s.PolicyMean},
-		{"diff_mean", s.DiffMean}, {"std_err", s.StdErr}, {"ci_low", s.CILow}, {"ci_high", s.CIHigh},
-		{"wins", s.Wins}, {"losses", s.Losses}, {"ties", s.Ties},
-		{"unpaired_ci_low", s.UnpairedLow}, {"unpaired_ci_high", s.UnpairedHigh},
-		{"unpaired_width_ratio", s.WidthRatio}, {"verdict", s.Verdict()},
+		{Name: "metric", Value: s.Metric.Key}, {Name: "unit", Value: s.Metric.Unit}, {Name: "better", Value: s.Metric.Better.String()},
+		{Name: "baseline", Value: s.Baseline}, {Name: "policy", Value: s.Policy}, {Name: "method", Value: string(s.Method)}, {Name: "level", Value: PairedLevel},
+		{Name: "seeds", Value: s.Seeds}, {Name: "seeds_left_out", Value: len(s.Pairs) - s.Seeds},
+		{Name: "baseline_mean", Value: s.BaselineMean}, {Name: "policy_mean", Value: s.PolicyMean},
+		{Name: "diff_mean", Value: s.DiffMean}, {Name: "std_err", Value: s.StdErr}, {Name: "ci_low", Value: s.CILow}, {Name: "ci_high", Value: s.CIHigh},
+		{Name: "wins", Value: s.Wins}, {Name: "losses", Value: s.Losses}, {Name: "ties", Value: s.Ties},
+		{Name: "unpaired_ci_low", Value: s.UnpairedLow}, {Name: "unpaired_ci_high", Value: s.UnpairedHigh},
+		{Name: "unpaired_width_ratio", Value: s.WidthRatio}, {Name: "verdict", Value: s.Verdict()},
 	}
 }
 
@@ -37,28 +38,28 @@ func (p *Paired) Records() [][]Field {
 }
 
 // WriteCSV writes one row per policy and metric.
-func (p *Paired) WriteCSV(w io.Writer) error { return WriteCSV(w, p.Records()) }
+func (p *Paired) WriteCSV(w io.Writer) error { return record.WriteCSV(w, p.Records()) }
 
 // WriteJSON writes what was compared and the statistics under "paired".
 func (p *Paired) WriteJSON(w io.Writer) error {
-	return writeIndented(w, jsonObject{
-		{"label", p.Label}, {"baseline", p.Baseline}, {"method", string(p.Method)}, {"level", PairedLevel},
-		{"seeds", p.Seeds}, {"paired", records(p.Records())},
+	return record.WriteIndented(w, record.Object{
+		{Name: "label", Value: p.Label}, {Name: "baseline", Value: p.Baseline}, {Name: "method", Value: string(p.Method)}, {Name: "level", Value: PairedLevel},
+		{Name: "seeds", Value: p.Seeds}, {Name: "paired", Value: record.Objects(p.Records())},
 	})
 }
 
 // WriteJSONPaired writes the comparison as WriteJSON does, with the paired
 // statistics under "paired" between the summaries and the runs.
 func (c *Comparison) WriteJSONPaired(w io.Writer, p *Paired) error {
-	return writeIndented(w, insertBefore(c.object(), "runs", Field{"paired", records(p.Records())}))
+	return record.WriteIndented(w, insertBefore(c.object(), "runs", Field{Name: "paired", Value: record.Objects(p.Records())}))
 }
 
 // insertBefore returns o with f inserted before the field named key (at the
 // end when there is none).
-func insertBefore(o jsonObject, key string, f Field) jsonObject {
+func insertBefore(o record.Object, key string, f Field) record.Object {
 	for i := range o {
 		if o[i].Name == key {
-			return append(o[:i:i], append(jsonObject{f}, o[i:]...)...)
+			return append(o[:i:i], append(record.Object{f}, o[i:]...)...)
 		}
 	}
 	return append(o, f)
@@ -156,14 +157,14 @@ func (p *SweepPaired) Records() [][]Field {
 	var out [][]Field
 	for i, pt := range p.Points {
 		for _, rec := range pt.Records() {
-			out = append(out, append([]Field{{p.XName, p.X[i]}}, rec...))
+			out = append(out, append([]Field{{Name: p.XName, Value: p.X[i]}}, rec...))
 		}
 	}
 	return out
 }
 
 // WriteCSV writes one row per point, policy and metric.
-func (p *SweepPaired) WriteCSV(w io.Writer) error { return WriteCSV(w, p.Records()) }
+func (p *SweepPaired) WriteCSV(w io.Writer) error { return record.WriteCSV(w, p.Records()) }
 
 // WriteText writes each point's paired table.
 func (p *SweepPaired) WriteText(w io.Writer) error {

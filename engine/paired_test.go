@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // pairedFixture is a comparison of two policies over five seeds with
@@ -155,7 +157,7 @@ func TestIntervalsCoverage(t *testing.T) {
 	for range reps {
 		d := make([]float64, 5)
 		for i := range d {
-			d[i] = normQuantile(r.Open())
+			d[i] = xmath.NormQuantile(r.Open())
 		}
 		if _, _, lo, hi := pairedT(d); lo <= 0 && 0 <= hi {
 			covered++
@@ -167,7 +169,7 @@ func TestIntervalsCoverage(t *testing.T) {
 	}
 	d := make([]float64, 40)
 	for i := range d {
-		d[i] = 3 + 2*normQuantile(r.Open())
+		d[i] = 3 + 2*xmath.NormQuantile(r.Open())
 	}
 	_, _, tlo, thi := pairedT(d)
 	blo, bhi := bootstrap(d, NewRand(bootstrapSeed, streamBootstrap))
@@ -316,7 +318,7 @@ func TestSweepPaired(t *testing.T) {
 		want, _ := c.Paired(o)
 		for j, rec := range want.Records() {
 			got := recs[i*len(PairedMetricKeys())+j]
-			if got[0] != (Field{"rate_rps", res.Points[i].X}) || !sameFields(got[1:], rec) {
+			if got[0] != (Field{Name: "rate_rps", Value: res.Points[i].X}) || !sameFields(got[1:], rec) {
 				t.Errorf("point %d record %d: %v, want x then %v", i, j, got, rec)
 			}
 		}

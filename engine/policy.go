@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // Replica is what a router knows about one replica when it routes a request:
@@ -224,7 +226,7 @@ const (
 // ewma is an exponentially weighted moving average.
 type ewma struct{ v float64 }
 
-func (e *ewma) update(alpha, x float64) { e.v += mul(alpha, x-e.v) }
+func (e *ewma) update(alpha, x float64) { e.v += xmath.Mul(alpha, x-e.v) }
 
 // reward maps a service time onto [0, 1].
 func reward(serviceMs, ceiling float64) float64 { return max(0, 1-serviceMs/ceiling) }
@@ -318,7 +320,7 @@ func (p *latencyAware) Pick(v *View) (int, error) {
 	best, bestCost := 0, math.Inf(1)
 	for i := range v.Eligible { // by index: a Replica is too big to copy per element
 		r := &v.Eligible[i]
-		if c := mul(float64(r.Outstanding+1), p.est[r.ID-1].v); c < bestCost {
+		if c := xmath.Mul(float64(r.Outstanding+1), p.est[r.ID-1].v); c < bestCost {
 			best, bestCost = r.ID, c
 		}
 	}
@@ -392,13 +394,13 @@ type adaptive struct {
 // score is the Adaptive score of replica r given ln(max(T,1)).
 func (a *adaptive) score(r *Replica, lnT float64) float64 {
 	i := r.ID - 1
-	explore := mul(a.p.C, math.Sqrt(lnT/float64(max(a.n[i], 1))))
-	congestion := mul(float64(r.Outstanding), a.s[i].v) / a.p.Ceiling
+	explore := xmath.Mul(a.p.C, math.Sqrt(lnT/float64(max(a.n[i], 1))))
+	congestion := xmath.Mul(float64(r.Outstanding), a.s[i].v) / a.p.Ceiling
 	return a.r[i].v + explore - congestion
 }
 
 func (a *adaptive) Pick(v *View) (int, error) {
-	lnT := xlog(float64(max(a.t, 1)))
+	lnT := xmath.Log(float64(max(a.t, 1)))
 	best, bestScore := 0, math.Inf(-1)
 	for i := range v.Eligible {
 		r := &v.Eligible[i]
@@ -573,7 +575,7 @@ func (p *shortestDelay) Pick(v *View) (int, error) {
 		r := &v.Eligible[i]
 		c := float64(r.Outstanding + 1)
 		if p.mean != nil {
-			c = mul(c, p.mean[r.ID-1])
+			c = xmath.Mul(c, p.mean[r.ID-1])
 		}
 		if c < bestCost {
 			best, bestCost = r.ID, c

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 func view(rs ...Replica) *View {
@@ -150,7 +152,7 @@ func TestAdaptiveScore(t *testing.T) {
 	n := []float64{3, 1, 2}
 	for i, r := range v.Eligible {
 		want := p.r[i].v + 0.35*math.Sqrt(lnT/n[i]) - float64(r.Outstanding)*p.s[i].v/100
-		if got := p.score(&r, xlog(6)); math.Abs(got-want) > 1e-12 {
+		if got := p.score(&r, xmath.Log(6)); math.Abs(got-want) > 1e-12 {
 			t.Errorf("replica %d score %v, want %v", r.ID, got, want)
 		}
 	}

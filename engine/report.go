@@ -1,25 +1,21 @@
 package engine
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/routelab/routelab/internal/record"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
-// Field is one named value of a record. The names are the one snake_case
-// spelling of each concept, shared by JSON and CSV output. A NaN value is
-// undefined: null in JSON, empty in CSV, an em dash in text.
-type Field struct {
-	Name  string
-	Value any // int, uint64, float64 or string
-}
+// Field is one named value of a record, as RunRecord makes them.
+type Field = record.Field
+
+// WriteCSV writes records as CSV with a header from the first record.
+func WriteCSV(w io.Writer, records [][]Field) error { return record.WriteCSV(w, records) }
 
 // RunRecord flattens one run: who and what it ran, then every metric of
 // Metrics() in order.
@@ -27,12 +23,12 @@ func RunRecord(r *RunSummary) []Field { return runRecord(r, Metrics()) }
 
 func runRecord(r *RunSummary, metrics []Metric) []Field {
 	fields := []Field{
-		{"policy", r.Policy}, {"scenario", r.Scenario}, {"seed", r.Seed},
-		{"workload_fingerprint", fmt.Sprintf("%016x", r.Fingerprint)},
+		{Name: "policy", Value: r.Policy}, {Name: "scenario", Value: r.Scenario}, {Name: "seed", Value: r.Seed},
+		{Name: "workload_fingerprint", Value: fmt.Sprintf("%016x", r.Fingerprint)},
 	}
 	for _, m := range metrics {
 		if m.Has(r) {
-			fields = append(fields, Field{m.Key, m.recordValue(r)})
+			fields = append(fields, Field{Name: m.Key, Value: m.recordValue(r)})
 		}
 	}
 	return fields
@@ -42,122 +38,35 @@ func runRecord(r *RunSummary, metrics []Metric) []Field {
 // the summary reports of each metric of Metrics() (median_KEY, the range
 // after its median), then the means. A metric of an opt-in model that no
 // run had is left out.
-func SummaryRecord(policy string, s Summary) []Field { return summaryRecord(policy, s, Metrics()) }
+func SummaryRecord(policy string, s Summary) []Field {
+	return summaryRecord(policy, s, Metrics())
+}
 
 func summaryRecord(policy string, s Summary, metrics []Metric) []Field {
-	fields := []Field{{"policy", policy}, {"runs", s.Runs}, {"latency_runs", s.LatencyRuns}}
+	fields := []Field{{Name: "policy", Value: policy}, {Name: "runs", Value: s.Runs}, {Name: "latency_runs", Value: s.LatencyRuns}}
 	var means []Field
 	for _, m := range metrics {
 		if !s.reports(m.Key) && m.has != nil {
 			continue
 		}
 		if m.Summary&SummaryMedian != 0 {
-			fields = append(fields, Field{"median_" + m.Key, s.MedianOf(m.Key)})
+			fields = append(fields, Field{Name: "median_" + m.Key, Value: s.MedianOf(m.Key)})
 		}
 		if m.Summary&SummaryRange != 0 {
 			loKey, hiKey := m.rangeKeys()
 			lo, hi := s.RangeOf(m.Key)
-			fields = append(fields, Field{loKey, lo}, Field{hiKey, hi})
+			fields = append(fields, Field{Name: loKey, Value: lo}, Field{Name: hiKey, Value: hi})
 		}
 		if m.Summary&SummaryMean != 0 {
-			means = append(means, Field{"mean_" + m.Key, s.MeanOf(m.Key)})
+			means = append(means, Field{Name: "mean_" + m.Key, Value: s.MeanOf(m.Key)})
 		}
 	}
 	return append(fields, means...)
 }
 
-// formatCSV renders a value for CSV ("" for NaN).
-func formatCSV(v any) string {
-	switch x := v.(type) {
-	case float64:
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
-}
-
-// WriteCSV writes records as CSV with a header from the first record.
-func WriteCSV(w io.Writer, records [][]Field) error {
-	return writeCSVRows(w, seqOf(records))
-}
-
-// recordSeq yields records one at a time: writers need never hold them all.
-type recordSeq func(yield func([]Field) error) error
-
-func seqOf(records [][]Field) recordSeq {
-	return func(yield func([]Field) error) error {
-		for _, r := range records {
-			if err := yield(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
-func (seq recordSeq) collect() [][]Field {
-	var out [][]Field
-	_ = seq(func(r []Field) error {
-		out = append(out, r)
-		return nil
-	})
-	return out
-}
-
-// writeCSVRows writes the records as CSV, row by row, with a header from the
-// first record.
-func writeCSVRows(w io.Writer, records recordSeq) error {
-	cw := csv.NewWriter(w)
-	first := true
-	err := records(func(rec []Field) error {
-		if first {
-			first = false
-			names := make([]string, len(rec))
-			for j, f := range rec {
-				names[j] = f.Name
-			}
-			if err := cw.Write(names); err != nil {
-				return err
-			}
-		}
-		row := make([]string, len(rec))
-		for j, f := range rec {
-			row[j] = formatCSV(f.Value)
-		}
-		return cw.Write(row)
-	})
-	if err != nil {
-		return err
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// jsonObject is an ordered JSON object.
-type jsonObject []Field
-
-func marshalValue(v any) ([]byte, error) {
-	if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(v)
-}
-
-func records(rs [][]Field) []jsonObject {
-	out := make([]jsonObject, len(rs))
-	for i, r := range rs {
-		out[i] = r
-	}
-	return out
-}
-
 // runRecords yields every run of a comparison, policy by policy, seed by
 // seed.
-func (c *Comparison) runRecords() recordSeq {
+func (c *Comparison) runRecords() record.Seq {
 	return func(yield func([]Field) error) error {
 		for _, p := range c.Policies {
 			for i := range p.Records {
@@ -171,7 +80,7 @@ func (c *Comparison) runRecords() recordSeq {
 }
 
 // RunRecords flattens every run of a comparison, policy by policy.
-func (c *Comparison) RunRecords() [][]Field { return c.runRecords().collect() }
+func (c *Comparison) RunRecords() [][]Field { return c.runRecords().Collect() }
 
 // SummaryRecords flattens the per-policy summaries.
 func (c *Comparison) SummaryRecords() [][]Field {
@@ -183,23 +92,23 @@ func (c *Comparison) SummaryRecords() [][]Field {
 }
 
 // WriteCSV writes one CSV row per run, written as it is formatted.
-func (c *Comparison) WriteCSV(w io.Writer) error { return writeCSVRows(w, c.runRecords()) }
+func (c *Comparison) WriteCSV(w io.Writer) error { return record.WriteCSVRows(w, c.runRecords()) }
 
 // WriteJSON writes the comparison: scenario, protocol, seeds, workload
 // fingerprints, per-policy summaries and per-seed runs, each run written as
 // it is formatted.
-func (c *Comparison) WriteJSON(w io.Writer) error { return writeIndented(w, c.object()) }
+func (c *Comparison) WriteJSON(w io.Writer) error { return record.WriteIndented(w, c.object()) }
 
 // object is the comparison as WriteJSON writes it.
-func (c *Comparison) object() jsonObject {
+func (c *Comparison) object() record.Object {
 	fps := make([]string, len(c.Fingerprints))
 	for i, f := range c.Fingerprints {
 		fps[i] = fmt.Sprintf("%016x", f)
 	}
-	return jsonObject{
-		{"scenario", c.Scenario}, {"protocol", c.Protocol}, {"seeds", c.Seeds},
-		{"workload_fingerprints", fps},
-		{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
+	return record.Object{
+		{Name: "scenario", Value: c.Scenario}, {Name: "protocol", Value: c.Protocol}, {Name: "seeds", Value: c.Seeds},
+		{Name: "workload_fingerprints", Value: fps},
+		{Name: "policies", Value: record.Objects(c.SummaryRecords())}, {Name: "runs", Value: c.runRecords()},
 	}
 }
 

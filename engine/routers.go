@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"slices"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // The production routers of LLM serving, each a pure rule over the View
@@ -133,7 +135,7 @@ func (p *sglang) pick(v *View) int {
 			hi = r
 		}
 	}
-	if hi.Outstanding-lo.Outstanding > sglangAbs && float64(hi.Outstanding) > mul(sglangRel, float64(lo.Outstanding)) {
+	if hi.Outstanding-lo.Outstanding > sglangAbs && float64(hi.Outstanding) > xmath.Mul(sglangRel, float64(lo.Outstanding)) {
 		return lo.ID
 	}
 	best := v.Eligible[0]
@@ -197,7 +199,7 @@ func (p *dynamo) Pick(v *View) (int, error) {
 	for _, r := range v.Eligible {
 		prefill := max(0, prompt-float64(r.PrefixHitTokens))
 		// Both terms in tokens: dividing by the block size changes no order.
-		c := mul(p.w, prefill) + float64(r.TokensInFlight) + prompt
+		c := xmath.Mul(p.w, prefill) + float64(r.TokensInFlight) + prompt
 		if c < bestCost || (c == bestCost && r.Outstanding < best.Outstanding) {
 			best, bestCost = r, c
 		}
@@ -310,7 +312,7 @@ func (p *rayPrefix) pick(v *View) int {
 		best = max(best, r.PrefixHitTokens)
 	}
 	p.cands = p.cands[:0]
-	if float64(best) >= mul(rayMatchRate, float64(v.Request.PromptTokens)) {
+	if float64(best) >= xmath.Mul(rayMatchRate, float64(v.Request.PromptTokens)) {
 		for _, r := range v.Eligible {
 			if r.PrefixHitTokens == best {
 				p.cands = append(p.cands, r)
@@ -370,9 +372,9 @@ func (aibrix) Pick(v *View) (int, error) {
 	mean, ss := sum/n, 0.0
 	for _, r := range v.Eligible {
 		d := float64(r.InFlight) - mean
-		ss += mul(d, d)
+		ss += xmath.Mul(d, d)
 	}
-	limit := mean + mul(aibrixStdFactor, math.Sqrt(ss/n))
+	limit := mean + xmath.Mul(aibrixStdFactor, math.Sqrt(ss/n))
 	var pick *Replica
 	for i := range v.Eligible {
 		r := &v.Eligible[i]
@@ -450,12 +452,12 @@ func (p *prequal) Pick(v *View) (int, error) {
 // quantile is the q quantile of sorted xs by linear interpolation between
 // order statistics.
 func quantile(xs []float64, q float64) float64 {
-	pos := mul(q, float64(len(xs)-1))
+	pos := xmath.Mul(q, float64(len(xs)-1))
 	i := int(pos)
 	if i+1 >= len(xs) {
 		return xs[len(xs)-1]
 	}
-	return xs[i] + mul(pos-float64(i), xs[i+1]-xs[i])
+	return xs[i] + xmath.Mul(pos-float64(i), xs[i+1]-xs[i])
 }
 
 func (p *prequal) Observe(int, float64) {}
@@ -491,7 +493,7 @@ type c3 struct {
 
 func (p *c3) score(r Replica) float64 {
 	q := 1 + float64(r.Outstanding) + p.queue[r.ID-1].v
-	return p.resp[r.ID-1].v + mul(mul(mul(q, q), q), p.svc[r.ID-1].v)
+	return p.resp[r.ID-1].v + xmath.Mul(xmath.Mul(xmath.Mul(q, q), q), p.svc[r.ID-1].v)
 }
 
 func (p *c3) Pick(v *View) (int, error) {
@@ -554,7 +556,7 @@ func (p *peakEWMA) load(r Replica) float64 {
 	if c == 0 && r.Outstanding > 0 {
 		return peakPenalty + float64(r.Outstanding)
 	}
-	return mul(c, float64(r.Outstanding+1))
+	return xmath.Mul(c, float64(r.Outstanding+1))
 }
 
 func (p *peakEWMA) Pick(v *View) (int, error) {
@@ -579,7 +581,7 @@ func (p *peakEWMA) ObserveCompletion(c Completion) {
 		p.cost[i] = c.LatencyMs
 	} else {
 		w := math.Exp(-(now - p.stamp[i]) / PeakEWMADecayMs)
-		p.cost[i] = mul(p.cost[i], w) + mul(c.LatencyMs, 1-w)
+		p.cost[i] = xmath.Mul(p.cost[i], w) + xmath.Mul(c.LatencyMs, 1-w)
 	}
 	p.stamp[i] = now
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // Scorer is one scoring plugin of a ScoringProfile, as llm-d's endpoint
@@ -78,7 +80,7 @@ func LoadScorer(w float64) Scorer {
 		for i, r := range cands {
 			out[i] = 0.5
 			if r.Waiting > 0 {
-				out[i] = mul(0.5, 1-float64(min(r.Waiting, 128))/128)
+				out[i] = xmath.Mul(0.5, 1-float64(min(r.Waiting, 128))/128)
 			}
 		}
 		return nil
@@ -219,7 +221,7 @@ func (s *scoring) Pick(v *View) (int, error) {
 			if math.IsNaN(x) {
 				return 0, fmt.Errorf("scorer %q gave NaN for replica %d (a score is a number from 0 to 1)", s.prof.Scorers[k].Name, cands[i].ID)
 			}
-			total[i] += mul(s.prof.Scorers[k].Weight, min(1, max(0, x)))
+			total[i] += xmath.Mul(s.prof.Scorers[k].Weight, min(1, max(0, x)))
 		}
 	}
 	best, ties := math.Inf(-1), 0
@@ -296,7 +298,7 @@ func SaturationOf(v *View) float64 {
 // ShedProbability is the admitter's refusal probability at saturation sat:
 // min(sat⁵·300, 1).
 func ShedProbability(sat float64) float64 {
-	return min(1, mul(math.Pow(sat, ShedPower), ShedK))
+	return min(1, xmath.Mul(math.Pow(sat, ShedPower), ShedK))
 }
 
 // LLMD is the llm-d endpoint picker's default scheduling profile: the queue

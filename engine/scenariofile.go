@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // ScenarioFile is a scenario saved as JSON. `routelab compare
@@ -46,7 +48,7 @@ type SessionCounts struct {
 // not bounded here: a run checks them against its own length.
 func ParseScenarioFile(data []byte, name string) (ScenarioFile, error) {
 	var f ScenarioFile
-	if err := decodeStrict(data, name, &f); err != nil {
+	if err := record.DecodeStrict(data, name, &f); err != nil {
 		return ScenarioFile{}, err
 	}
 	if err := f.Validate(); err != nil {

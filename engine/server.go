@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/routelab/routelab/internal/xmath"
+)
 
 // server is what a replica does with the requests routed to it: the seam
 // between the router's record of a replica (replicaState, which keeps the
@@ -67,7 +71,7 @@ type servedStats struct {
 
 // serviceMs is the time work ms of reference-speed demand takes at speed k
 // with the request's jitter: the specification's service time.
-func serviceMs(work, k, jitter float64) float64 { return mul(mul(work, k), jitter) }
+func serviceMs(work, k, jitter float64) float64 { return xmath.Mul(xmath.Mul(work, k), jitter) }
 
 // serviceSteps is the number of boundaries a service of ms occupies: a
 // service starts at a boundary and completes at the first boundary at least

@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/routelab/routelab/internal/xmath"
+
 // servingDraws is the number of uniforms the serving stream gives every
 // request, whatever the configuration uses: group, session, turn, priority,
 // class. A fixed count keeps the requests of a seed the same for every
@@ -62,7 +64,7 @@ func zipfTable(n int, s float64) []float64 {
 	out := make([]float64, n)
 	sum := 0.0
 	for g := 1; g <= n; g++ {
-		sum += xexp(-mul(s, xlog(float64(g))))
+		sum += xmath.Exp(-xmath.Mul(s, xmath.Log(float64(g))))
 		out[g-1] = sum
 	}
 	for i := range out {

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // The shards of a split run every run exactly once, and their sizes differ
@@ -98,7 +100,7 @@ func sweepOutputs(t *testing.T, res *SweepResult) string {
 	for _, write := range []func() error{
 		func() error { return res.WriteJSON(&b) },
 		func() error { return res.WriteCSV(&b) },
-		func() error { return WriteCSV(&b, res.SummaryRecords()) },
+		func() error { return record.WriteCSV(&b, res.SummaryRecords()) },
 		func() error {
 			for _, c := range res.Comparisons {
 				if err := c.WriteText(&b); err != nil {

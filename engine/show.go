@@ -1,11 +1,7 @@
 package engine
 
 import (
-	"fmt"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/routelab/routelab/internal/sheet"
 )
@@ -17,24 +13,6 @@ import (
 // sheet per type, rendered as text or as HTML, so the two cannot disagree.
 // Lists are cut to maxShown entries: no value shows thousands of bare
 // numbers, whatever the number of replicas, samples or runs behind it.
-
-// ValueText formats the field's value for people, by the unit its
-// snake_case name carries; the records themselves keep full precision.
-func (f Field) ValueText() string {
-	x, ok := f.Value.(float64)
-	if !ok {
-		return fmt.Sprint(f.Value)
-	}
-	switch {
-	case math.IsNaN(x):
-		return "—"
-	case strings.HasSuffix(f.Name, "_rate"), strings.HasSuffix(f.Name, "attainment"):
-		return sheet.Percent(x)
-	case strings.HasSuffix(f.Name, "_ms"), strings.HasSuffix(f.Name, "_rps"):
-		return fmt.Sprintf("%.1f", x)
-	}
-	return strconv.FormatFloat(x, 'g', 6, 64)
-}
 
 // addFields appends a record's fields as rows, leaving out the named ones.
 func addFields(s *sheet.Sheet, rec []Field, skip ...string) {

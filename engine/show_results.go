@@ -13,12 +13,6 @@ import (
 // labelled by their records' snake_case names, the one spelling JSON and CSV
 // use too; per-request latencies are counted, never listed.
 
-// String is the field as name = value.
-func (f Field) String() string { return f.Name + " = " + f.ValueText() }
-
-// HTML shows the field.
-func (f Field) HTML() string { return sheet.Sheet{Title: f.String()}.HTML() }
-
 // String summarises the latencies.
 func (l LatencyStats) String() string {
 	if l.Count == 0 {

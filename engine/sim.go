@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/routelab/routelab/engine/internal/prefix"
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // Simulator is the fixed-timestep model of one router and its replicas.
@@ -643,7 +644,7 @@ func (s *Simulator) Schedule(e Event) error {
 	case EventSetRate:
 		s.wl.insertRate(e.At, e.Value)
 	case EventScaleRate:
-		s.wl.insertRate(e.At, mul(s.scn.Rate, e.Value))
+		s.wl.insertRate(e.At, xmath.Mul(s.scn.Rate, e.Value))
 	default:
 		s.insertEvent(e)
 	}

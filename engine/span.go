@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/routelab/routelab/internal/xmath"
+)
 
 // instant is a time inside a server: off ms after boundary step.
 type instant struct {
@@ -51,7 +55,7 @@ type span struct {
 // prompt tokens and tokens made: for a whole request alone, its demand as the
 // token model computes it, to the last bit.
 func (b *batchServer) work(starts, prefilled, tokens int) float64 {
-	return mul(b.tok.BaseMs, float64(starts)) + mul(b.tok.PrefillMs, float64(prefilled)) + mul(b.tok.DecodeMs, float64(tokens))
+	return xmath.Mul(b.tok.BaseMs, float64(starts)) + xmath.Mul(b.tok.PrefillMs, float64(prefilled)) + xmath.Mul(b.tok.DecodeMs, float64(tokens))
 }
 
 // plan1 is m's work in the span's first iteration: its plan while
@@ -80,15 +84,15 @@ func (sp *span) start(b *batchServer, at instant, k float64, fillBlocks int64, f
 		sp.t1 = sp.loneElapsed(b, 1)
 	} else {
 		o := b.c.OverheadMs
-		shared := mul(o, sp.jbar) + mul(b.tok.DecodeMs-o, b.dec.sumJ)
+		shared := xmath.Mul(o, sp.jbar) + xmath.Mul(b.tok.DecodeMs-o, b.dec.sumJ)
 		var prefill float64
 		for _, s := range b.planned {
 			m := &b.pool[s]
-			prefill += mul(m.req.jitter, mul(b.tok.BaseMs, float64(m.start1))+mul(b.tok.PrefillMs, float64(m.pre1)))
+			prefill += xmath.Mul(m.req.jitter, xmath.Mul(b.tok.BaseMs, float64(m.start1))+xmath.Mul(b.tok.PrefillMs, float64(m.pre1)))
 		}
-		sp.t1 = mul(k, shared+prefill)
+		sp.t1 = xmath.Mul(k, shared+prefill)
 		if iters > 1 {
-			sp.tau = mul(k, shared)
+			sp.tau = xmath.Mul(k, shared)
 		}
 	}
 	sp.shorten(b, iters)
@@ -101,8 +105,8 @@ func (sp *span) loneElapsed(b *batchServer, j int) float64 {
 	gen := m.made(b.g)
 	made := tok1 + j - 1
 	d := b.work(m.st.starts+start1, m.st.prefilled+pre1, gen+made) - b.work(m.st.starts, m.st.prefilled, gen)
-	tok := mul(m.req.jitter, float64(made)) - mul(float64(j), sp.jbar)
-	return serviceMs(d, sp.k, m.req.jitter) - mul(mul(b.c.OverheadMs, sp.k), tok)
+	tok := xmath.Mul(m.req.jitter, float64(made)) - xmath.Mul(float64(j), sp.jbar)
+	return serviceMs(d, sp.k, m.req.jitter) - xmath.Mul(xmath.Mul(b.c.OverheadMs, sp.k), tok)
 }
 
 // elapsed is T(j), the time of the span's first j iterations (ms).
@@ -110,7 +114,7 @@ func (sp *span) elapsed(b *batchServer, j int) float64 {
 	if sp.lone != nil {
 		return sp.loneElapsed(b, j)
 	}
-	return sp.t1 + mul(float64(j-1), sp.tau)
+	return sp.t1 + xmath.Mul(float64(j-1), sp.tau)
 }
 
 // shorten makes the span j iterations long.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // StudyConfig is the exploration-weight study of the specification: Adaptive's
@@ -55,7 +57,7 @@ func SpecificationStudy() StudyConfig {
 // values are errors naming the file and position or field.
 func ParseStudy(data []byte, name string) (StudyConfig, error) {
 	var c StudyConfig
-	if err := decodeStrict(data, name, &c); err != nil {
+	if err := record.DecodeStrict(data, name, &c); err != nil {
 		return StudyConfig{}, err
 	}
 	if err := c.Validate(); err != nil {
@@ -325,7 +327,7 @@ func scoreRuns(name string, c float64, conds []Condition, seeds []uint64, runs [
 }
 
 // runRecords yields every run of the study, development first.
-func (r *StudyResult) runRecords() recordSeq {
+func (r *StudyResult) runRecords() record.Seq {
 	return func(yield func([]Field) error) error {
 		for _, runs := range [][]StudyRun{r.Development, r.Validated} {
 			for _, run := range runs {
@@ -342,9 +344,9 @@ func (r *StudyResult) runRecords() recordSeq {
 // the run's own record.
 func (run StudyRun) record() []Field {
 	rec := []Field{
-		{"phase", run.Phase}, {"policy", run.Policy}, {"c", run.C},
-		{"rate_rps", run.Condition.Rate}, {"heterogeneity", run.Condition.Heterogeneity},
-		{"scenario", run.Condition.Scenario},
+		{Name: "phase", Value: run.Phase}, {Name: "policy", Value: run.Policy}, {Name: "c", Value: run.C},
+		{Name: "rate_rps", Value: run.Condition.Rate}, {Name: "heterogeneity", Value: run.Condition.Heterogeneity},
+		{Name: "scenario", Value: run.Condition.Scenario},
 	}
 	for _, f := range RunRecord(run.Result) {
 		if f.Name != "policy" && f.Name != "scenario" {
@@ -355,19 +357,19 @@ func (run StudyRun) record() []Field {
 }
 
 // RunRecords flattens every run of the study, development first.
-func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().collect() }
+func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().Collect() }
 
 // WriteCSV writes one CSV row per run, development first, written as it is
 // formatted.
-func (r *StudyResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, r.runRecords()) }
+func (r *StudyResult) WriteCSV(w io.Writer) error { return record.WriteCSVRows(w, r.runRecords()) }
 
 // scoreRecords flattens scores, with their standard errors when asked.
-func scoreRecords(scores []Score, stdErr bool) []jsonObject {
-	out := make([]jsonObject, len(scores))
+func scoreRecords(scores []Score, stdErr bool) []record.Object {
+	out := make([]record.Object, len(scores))
 	for i, s := range scores {
-		out[i] = jsonObject{{"name", s.Name}, {"c", s.C}, {"mean_attainment", s.MeanAttainment}, {"runs", s.Runs}}
+		out[i] = record.Object{{Name: "name", Value: s.Name}, {Name: "c", Value: s.C}, {Name: "mean_attainment", Value: s.MeanAttainment}, {Name: "runs", Value: s.Runs}}
 		if stdErr {
-			out[i] = append(out[i], Field{"std_err", s.StdErr}, Field{"seeds", s.Seeds})
+			out[i] = append(out[i], Field{Name: "std_err", Value: s.StdErr}, Field{Name: "seeds", Value: s.Seeds})
 		}
 	}
 	return out
@@ -376,8 +378,8 @@ func scoreRecords(scores []Score, stdErr bool) []jsonObject {
 // WriteJSON writes the configuration, the scores, the selected weight and
 // every run, each run written as it is formatted.
 func (r *StudyResult) WriteJSON(w io.Writer) error {
-	return writeIndented(w, jsonObject{
-		{"config", r.Config}, {"development", scoreRecords(r.Weights, false)}, {"selected_c", r.SelectedC},
-		{"validation", scoreRecords(r.Validation, false)}, {"runs", r.runRecords()},
+	return record.WriteIndented(w, record.Object{
+		{Name: "config", Value: r.Config}, {Name: "development", Value: scoreRecords(r.Weights, false)}, {Name: "selected_c", Value: r.SelectedC},
+		{Name: "validation", Value: scoreRecords(r.Validation, false)}, {Name: "runs", Value: r.runRecords()},
 	})
 }

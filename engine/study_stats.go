@@ -6,6 +6,7 @@ import (
 	"math"
 	"text/tabwriter"
 
+	"github.com/routelab/routelab/internal/record"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -120,16 +121,16 @@ func (r *StudyResult) Paired(o PairedOptions) (*Paired, error) {
 func (r *StudyResult) WriteJSONPaired(w io.Writer, p *Paired) error {
 	var margin any // null with a single weight
 	if r.Margin != nil {
-		margin = jsonObject(r.Margin.Record())
+		margin = record.Object(r.Margin.Record())
 	}
-	out := jsonObject{
-		{"config", r.Config}, {"development", scoreRecords(r.Weights, true)}, {"selected_c", r.SelectedC},
-		{"selection_margin", margin}, {"validation", scoreRecords(r.Validation, true)},
+	out := record.Object{
+		{Name: "config", Value: r.Config}, {Name: "development", Value: scoreRecords(r.Weights, true)}, {Name: "selected_c", Value: r.SelectedC},
+		{Name: "selection_margin", Value: margin}, {Name: "validation", Value: scoreRecords(r.Validation, true)},
 	}
 	if p != nil {
-		out = append(out, Field{"paired", records(p.Records())})
+		out = append(out, Field{Name: "paired", Value: record.Objects(p.Records())})
 	}
-	return writeIndented(w, append(out, Field{"runs", r.runRecords()}))
+	return record.WriteIndented(w, append(out, Field{Name: "runs", Value: r.runRecords()}))
 }
 
 // WriteUncertainty writes the scores with their standard errors and the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // SweepPoint is one scenario of a parameter grid, placed at X on the sweep's
@@ -179,10 +181,10 @@ func (sw *Sweep) validateData() error {
 }
 
 // runRecords yields every run of the sweep, with the point's x value first.
-func (s *SweepResult) runRecords() recordSeq {
+func (s *SweepResult) runRecords() record.Seq {
 	return func(yield func([]Field) error) error {
 		for i, c := range s.Comparisons {
-			x := Field{s.XName, s.Points[i].X}
+			x := Field{Name: s.XName, Value: s.Points[i].X}
 			err := c.runRecords()(func(rec []Field) error { return yield(append([]Field{x}, rec...)) })
 			if err != nil {
 				return err
@@ -193,14 +195,14 @@ func (s *SweepResult) runRecords() recordSeq {
 }
 
 // RunRecords flattens every run of the sweep, with the point's x value first.
-func (s *SweepResult) RunRecords() [][]Field { return s.runRecords().collect() }
+func (s *SweepResult) RunRecords() [][]Field { return s.runRecords().Collect() }
 
 // SummaryRecords flattens every point's per-policy summaries.
 func (s *SweepResult) SummaryRecords() [][]Field {
 	var out [][]Field
 	for i, c := range s.Comparisons {
 		for _, rec := range c.SummaryRecords() {
-			out = append(out, append([]Field{{s.XName, s.Points[i].X}}, rec...))
+			out = append(out, append([]Field{{Name: s.XName, Value: s.Points[i].X}}, rec...))
 		}
 	}
 	return out
@@ -208,7 +210,7 @@ func (s *SweepResult) SummaryRecords() [][]Field {
 
 // WriteCSV writes one CSV row per run, the point's x value first, written as
 // it is formatted.
-func (s *SweepResult) WriteCSV(w io.Writer) error { return writeCSVRows(w, s.runRecords()) }
+func (s *SweepResult) WriteCSV(w io.Writer) error { return record.WriteCSVRows(w, s.runRecords()) }
 
 // WriteJSON writes the axis and, per point, its x value and comparison
 // summaries and runs, each run written as it is formatted.
@@ -224,15 +226,15 @@ func (s *SweepResult) WriteJSONPaired(w io.Writer, p *SweepPaired) error {
 }
 
 func (s *SweepResult) writeJSON(w io.Writer, p *SweepPaired) error {
-	points := make([]jsonObject, len(s.Comparisons))
+	points := make([]record.Object, len(s.Comparisons))
 	for i, c := range s.Comparisons {
-		points[i] = jsonObject{
-			{"label", s.Points[i].Label}, {s.XName, s.Points[i].X}, {"scenario", c.Scenario},
-			{"policies", records(c.SummaryRecords())}, {"runs", c.runRecords()},
+		points[i] = record.Object{
+			{Name: "label", Value: s.Points[i].Label}, {Name: s.XName, Value: s.Points[i].X}, {Name: "scenario", Value: c.Scenario},
+			{Name: "policies", Value: record.Objects(c.SummaryRecords())}, {Name: "runs", Value: c.runRecords()},
 		}
 		if p != nil {
-			points[i] = insertBefore(points[i], "runs", Field{"paired", records(p.Points[i].Records())})
+			points[i] = insertBefore(points[i], "runs", Field{Name: "paired", Value: record.Objects(p.Points[i].Records())})
 		}
 	}
-	return writeIndented(w, jsonObject{{"x_label", s.XLabel}, {"x_name", s.XName}, {"points", points}})
+	return record.WriteIndented(w, record.Object{{Name: "x_label", Value: s.XLabel}, {Name: "x_name", Value: s.XName}, {Name: "points", Value: points}})
 }

@@ -1,6 +1,10 @@
 package engine
 
-import "math"
+import (
+	"math"
+
+	"github.com/routelab/routelab/internal/xmath"
+)
 
 // Student's t distribution for confidence intervals, computed in Go from the
 // regularized incomplete beta function. It uses the engine's exactly
@@ -31,7 +35,7 @@ func lgamma(x float64) float64 {
 		sum += c[i] / (z + float64(i))
 	}
 	t := z + 7.5
-	return lnSqrt2Pi + mul(z+0.5, xlog(t)) - t + xlog(sum)
+	return lnSqrt2Pi + xmath.Mul(z+0.5, xmath.Log(t)) - t + xmath.Log(sum)
 }
 
 // lbeta is ln B(a, b) for a, b >= 0.5.
@@ -52,11 +56,11 @@ func regIncBeta(a, b, x, y, lnB float64) float64 {
 	case x >= 1:
 		return 1
 	}
-	front := xexp(mul(a, xlog(x)) + mul(b, xlog(y)) - lnB)
+	front := xmath.Exp(xmath.Mul(a, xmath.Log(x)) + xmath.Mul(b, xmath.Log(y)) - lnB)
 	if x < (a+1)/(a+b+2) {
-		return mul(front, betaCF(a, b, x)) / a
+		return xmath.Mul(front, betaCF(a, b, x)) / a
 	}
-	return 1 - mul(front, betaCF(b, a, y))/b
+	return 1 - xmath.Mul(front, betaCF(b, a, y))/b
 }
 
 // betaCF evaluates the continued fraction of the incomplete beta function
@@ -71,21 +75,21 @@ func betaCF(a, b, x float64) float64 {
 		return v
 	}
 	qab, qap, qam := a+b, a+1, a-1
-	c, d := 1.0, 1/guard(1-mul(qab, x)/qap)
+	c, d := 1.0, 1/guard(1-xmath.Mul(qab, x)/qap)
 	h := d
 	for m := 1; m <= maxTerms; m++ {
 		fm := float64(m)
 		m2 := 2 * fm
 		// The even step, then the odd step, of the fraction.
-		aa := mul(mul(fm, b-fm), x) / mul(qam+m2, a+m2)
-		d = 1 / guard(1+mul(aa, d))
+		aa := xmath.Mul(xmath.Mul(fm, b-fm), x) / xmath.Mul(qam+m2, a+m2)
+		d = 1 / guard(1+xmath.Mul(aa, d))
 		c = guard(1 + aa/c)
-		h = mul(h, mul(d, c))
-		aa = -mul(mul(a+fm, qab+fm), x) / mul(a+m2, qap+m2)
-		d = 1 / guard(1+mul(aa, d))
+		h = xmath.Mul(h, xmath.Mul(d, c))
+		aa = -xmath.Mul(xmath.Mul(a+fm, qab+fm), x) / xmath.Mul(a+m2, qap+m2)
+		d = 1 / guard(1+xmath.Mul(aa, d))
 		c = guard(1 + aa/c)
-		del := mul(d, c)
-		h = mul(h, del)
+		del := xmath.Mul(d, c)
+		h = xmath.Mul(h, del)
 		if math.Abs(del-1) < eps {
 			break
 		}
@@ -96,7 +100,7 @@ func betaCF(a, b, x float64) float64 {
 // tUpper is P(T > t) for t >= 0 under Student's t with ν degrees of
 // freedom: ½ I_{ν/(ν+t²)}(ν/2, ½); lnB = lbeta(ν/2, ½).
 func tUpper(t, nu, lnB float64) float64 {
-	t2 := mul(t, t)
+	t2 := xmath.Mul(t, t)
 	return regIncBeta(nu/2, 0.5, nu/(nu+t2), t2/(nu+t2), lnB) / 2
 }
 

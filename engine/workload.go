@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/routelab/routelab/internal/xmath"
 )
 
 // ArrivalProcess names how request arrival times are generated.
@@ -75,7 +77,7 @@ func DefaultTokenModel() TokenModel {
 
 // Demand returns the service demand (ms) of a request with these token counts.
 func (m TokenModel) Demand(prompt, output int) float64 {
-	return m.BaseMs + mul(m.PrefillMs, float64(prompt)) + mul(m.DecodeMs, float64(output))
+	return m.BaseMs + xmath.Mul(m.PrefillMs, float64(prompt)) + xmath.Mul(m.DecodeMs, float64(output))
 }
 
 // DemandModel is the distribution of service demand.
@@ -145,7 +147,7 @@ func (c TokenCount) validate(field string) error {
 
 // draw maps a uniform u in (0, 1) to a token count.
 func (c TokenCount) draw(u float64) int {
-	x := math.Round(mul(c.Median, xexp(mul(c.Sigma, normQuantile(u)))))
+	x := math.Round(xmath.Mul(c.Median, xmath.Exp(xmath.Mul(c.Sigma, xmath.NormQuantile(u)))))
 	switch {
 	case x < float64(c.Min):
 		return c.Min
@@ -226,8 +228,8 @@ func newWorkload(s *Scenario, seed uint64, tables *tokenTables) *workload {
 		w.srv = newServingGen(s, seed)
 	}
 	if s.Demand.Kind == LogNormalDemand {
-		w.lnSigma = math.Sqrt(xlog(1 + mul(s.Demand.CV, s.Demand.CV)))
-		w.lnMu = xlog(s.Demand.Mean) - mul(0.5, mul(w.lnSigma, w.lnSigma))
+		w.lnSigma = math.Sqrt(xmath.Log(1 + xmath.Mul(s.Demand.CV, s.Demand.CV)))
+		w.lnMu = xmath.Log(s.Demand.Mean) - xmath.Mul(0.5, xmath.Mul(w.lnSigma, w.lnSigma))
 	}
 	w.schedule = rateSchedule(s)
 	w.advance()
@@ -242,7 +244,7 @@ func rateSchedule(s *Scenario) []rateChange {
 		case EventSetRate:
 			out = append(out, rateChange{e.At, e.Value})
 		case EventScaleRate:
-			out = append(out, rateChange{e.At, mul(s.Rate, e.Value)})
+			out = append(out, rateChange{e.At, xmath.Mul(s.Rate, e.Value)})
 		}
 	}
 	return out
@@ -263,7 +265,7 @@ func (w *workload) advance() {
 	u1, u2, u3, u4 := w.rng.Open(), w.rng.Open(), w.rng.Open(), w.rng.Float64()
 	w.seq++
 	r := &w.next // built in place: a request is 64 bytes
-	*r = request{seq: w.seq, jitter: 1 + mul(w.jitter, mul(2, u4)-1)}
+	*r = request{seq: w.seq, jitter: 1 + xmath.Mul(w.jitter, xmath.Mul(2, u4)-1)}
 	if w.process == Replay {
 		i := int(w.seq - 1)
 		if i >= len(w.trace) {
@@ -296,7 +298,7 @@ func (w *workload) gap(u float64) float64 {
 	if w.process == Periodic {
 		return 1000 / w.rate
 	}
-	return mul(-xlog(u), 1000/w.rate)
+	return xmath.Mul(-xmath.Log(u), 1000/w.rate)
 }
 
 // arrivalAfter places an arrival gap ms after prev, rescaling the part of the
@@ -308,7 +310,7 @@ func (w *workload) arrivalAfter(prev, gap float64) float64 {
 		c := w.schedule[w.due]
 		w.due++
 		if c.at >= prev {
-			t = c.at + mul(t-c.at, w.rate/c.rate)
+			t = c.at + xmath.Mul(t-c.at, w.rate/c.rate)
 		}
 		w.rate = c.rate
 	}
@@ -339,11 +341,11 @@ func (w *workload) draw(r *request, u2, u3 float64) float64 {
 	d := &w.demand
 	switch d.Kind {
 	case ExponentialDemand:
-		return mul(-xlog(u2), d.Mean)
+		return xmath.Mul(-xmath.Log(u2), d.Mean)
 	case FixedDemand:
 		return d.Mean
 	case LogNormalDemand:
-		return xexp(w.lnMu + mul(w.lnSigma, normQuantile(u2)))
+		return xmath.Exp(w.lnMu + xmath.Mul(w.lnSigma, xmath.NormQuantile(u2)))
 	}
 	p, o := w.tables.prompt.draw(u2), w.tables.output.draw(u3)
 	r.prompt, r.output = int32(p), int32(o)

@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"bufio"
@@ -9,13 +9,13 @@ import (
 	"strings"
 )
 
-// writeIndented writes v as JSON indented by two spaces and a final
+// WriteIndented writes v as JSON indented by two spaces and a final
 // newline: the bytes json.Encoder with SetIndent("", "  ") gives, but
-// written as it goes, each record of a recordSeq formatted when its turn
+// written as it goes, each record of a Seq formatted when its turn
 // comes, so a result of a million runs is never one value in memory.
-// jsonObject, []jsonObject and recordSeq values are written here; any other
+// Object, []Object and Seq values are written here; any other
 // value is marshalled (NaN and infinities as null) and indented.
-func writeIndented(w io.Writer, v any) error {
+func WriteIndented(w io.Writer, v any) error {
 	bw := bufio.NewWriter(w)
 	if err := writeValue(bw, v, 0); err != nil {
 		return err
@@ -26,9 +26,9 @@ func writeIndented(w io.Writer, v any) error {
 
 func writeValue(w *bufio.Writer, v any, depth int) error {
 	switch x := v.(type) {
-	case jsonObject:
+	case Object:
 		return writeObject(w, x, depth)
-	case []jsonObject:
+	case []Object:
 		return writeArray(w, depth, func(elem func(any) error) error {
 			for _, o := range x {
 				if err := elem(o); err != nil {
@@ -37,12 +37,12 @@ func writeValue(w *bufio.Writer, v any, depth int) error {
 			}
 			return nil
 		})
-	case recordSeq:
+	case Seq:
 		return writeArray(w, depth, func(elem func(any) error) error {
-			return x(func(r []Field) error { return elem(jsonObject(r)) })
+			return x(func(r []Field) error { return elem(Object(r)) })
 		})
 	}
-	raw, err := marshalValue(v)
+	raw, err := MarshalValue(v)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func writeValue(w *bufio.Writer, v any, depth int) error {
 	return err
 }
 
-func writeObject(w *bufio.Writer, o jsonObject, depth int) error {
+func writeObject(w *bufio.Writer, o Object, depth int) error {
 	if len(o) == 0 {
 		_, err := w.WriteString("{}")
 		return err

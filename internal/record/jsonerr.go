@@ -1,4 +1,4 @@
-package engine
+package record
 
 import (
 	"bytes"
@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// decodeStrict decodes JSON into v, rejecting unknown fields and trailing
+// DecodeStrict decodes JSON into v, rejecting unknown fields and trailing
 // data, with errors that name the source and the line and column.
-func decodeStrict(data []byte, name string, v any) error {
+func DecodeStrict(data []byte, name string, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)

@@ -1,26 +1,27 @@
-package engine
-
-import "math"
-
-// Exactly specified elementary functions for the workload. Go's math.Log and
+// Package xmath holds exactly specified elementary functions for the
+// workload and the statistics. Go's math.Log and
 // math.Exp may use assembly on some platforms and the compiler may fuse a*b+c
 // into one FMA instruction on others; either can change the last bit of a
 // result. The workload must be identical everywhere, so these follow the
 // classic fdlibm algorithms in plain Go, with every product wrapped in an
 // explicit float64 conversion, which the Go specification says forbids fusion.
+package xmath
 
-func mul(a, b float64) float64 { return float64(a * b) }
+import "math"
+
+// Mul is a*b, never fused with an addition.
+func Mul(a, b float64) float64 { return float64(a * b) }
 
 // polyN evaluates c0 + x*(c1 + x*(c2 + ...)) by Horner's rule without
 // fusion. Fixed arities let the compiler inline them into straight-line code.
-func poly3(x, c0, c1, c2 float64) float64 { return mul(mul(c2, x)+c1, x) + c0 }
+func poly3(x, c0, c1, c2 float64) float64 { return Mul(Mul(c2, x)+c1, x) + c0 }
 
-func poly4(x, c0, c1, c2, c3 float64) float64 { return mul(poly3(x, c1, c2, c3), x) + c0 }
+func poly4(x, c0, c1, c2, c3 float64) float64 { return Mul(poly3(x, c1, c2, c3), x) + c0 }
 
-func poly5(x, c0, c1, c2, c3, c4 float64) float64 { return mul(poly4(x, c1, c2, c3, c4), x) + c0 }
+func poly5(x, c0, c1, c2, c3, c4 float64) float64 { return Mul(poly4(x, c1, c2, c3, c4), x) + c0 }
 
 func poly8(x, c0, c1, c2, c3, c4, c5, c6, c7 float64) float64 {
-	return mul(mul(mul(poly5(x, c3, c4, c5, c6, c7), x)+c2, x)+c1, x) + c0
+	return Mul(Mul(Mul(poly5(x, c3, c4, c5, c6, c7), x)+c2, x)+c1, x) + c0
 }
 
 const (
@@ -28,8 +29,8 @@ const (
 	ln2Lo = 1.90821492927058770002e-10
 )
 
-// xlog is the natural logarithm of x > 0 (fdlibm's e_log algorithm).
-func xlog(x float64) float64 {
+// Log is the natural logarithm of x > 0 (fdlibm's e_log algorithm).
+func Log(x float64) float64 {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 1):
 		return x
@@ -46,18 +47,18 @@ func xlog(x float64) float64 {
 	f := m - 1
 	k := float64(e)
 	s := f / (2 + f)
-	s2 := mul(s, s)
-	s4 := mul(s2, s2)
-	t1 := mul(s2, poly4(s4, 6.666666666666735130e-01, 2.857142874366239149e-01,
+	s2 := Mul(s, s)
+	s4 := Mul(s2, s2)
+	t1 := Mul(s2, poly4(s4, 6.666666666666735130e-01, 2.857142874366239149e-01,
 		1.818357216161805012e-01, 1.479819860511658591e-01))
-	t2 := mul(s4, poly3(s4, 3.999999999940941908e-01, 2.222219843214978396e-01,
+	t2 := Mul(s4, poly3(s4, 3.999999999940941908e-01, 2.222219843214978396e-01,
 		1.531383769920937332e-01))
-	hfsq := mul(mul(0.5, f), f)
-	return mul(k, ln2Hi) - ((hfsq - (mul(s, hfsq+t1+t2) + mul(k, ln2Lo))) - f)
+	hfsq := Mul(Mul(0.5, f), f)
+	return Mul(k, ln2Hi) - ((hfsq - (Mul(s, hfsq+t1+t2) + Mul(k, ln2Lo))) - f)
 }
 
-// xexp is e**x (fdlibm's e_exp algorithm).
-func xexp(x float64) float64 {
+// Exp is e**x (fdlibm's e_exp algorithm).
+func Exp(x float64) float64 {
 	const (
 		log2e    = 1.44269504088896338700e+00
 		overflow = 7.09782712893383973096e+02
@@ -76,17 +77,17 @@ func xexp(x float64) float64 {
 	var k int
 	switch {
 	case x < 0:
-		k = int(mul(log2e, x) - 0.5)
+		k = int(Mul(log2e, x) - 0.5)
 	case x > 0:
-		k = int(mul(log2e, x) + 0.5)
+		k = int(Mul(log2e, x) + 0.5)
 	}
-	hi := x - mul(float64(k), ln2Hi)
-	lo := mul(float64(k), ln2Lo)
+	hi := x - Mul(float64(k), ln2Hi)
+	lo := Mul(float64(k), ln2Lo)
 	r := hi - lo
-	t := mul(r, r)
-	c := r - mul(t, poly5(t, 1.66666666666666657415e-01, -2.77777777770155933842e-03,
+	t := Mul(r, r)
+	c := r - Mul(t, poly5(t, 1.66666666666666657415e-01, -2.77777777770155933842e-03,
 		6.61375632143793436117e-05, -1.65339022054652515390e-06, 4.13813679705723846039e-08))
-	y := 1 - ((lo - mul(r, c)/(2-c)) - hi)
+	y := 1 - ((lo - Mul(r, c)/(2-c)) - hi)
 	if k > -1021 && k < 1023 {
 		// Multiplying by a power of two is exact while the result is normal.
 		return y * math.Float64frombits(uint64(k+1023)<<52)
@@ -94,13 +95,13 @@ func xexp(x float64) float64 {
 	return math.Ldexp(y, k)
 }
 
-// normQuantile is the standard normal quantile function for p in (0, 1)
+// NormQuantile is the standard normal quantile function for p in (0, 1)
 // (Wichura's algorithm AS 241, relative accuracy about 1e-16).
-func normQuantile(p float64) float64 {
+func NormQuantile(p float64) float64 {
 	q := p - 0.5
 	if math.Abs(q) <= 0.425 {
-		r := 0.180625 - mul(q, q)
-		return mul(q, poly8(r, 3.3871328727963666080e0, 1.3314166789178437745e+2,
+		r := 0.180625 - Mul(q, q)
+		return Mul(q, poly8(r, 3.3871328727963666080e0, 1.3314166789178437745e+2,
 			1.9715909503065514427e+3, 1.3731693765509461125e+4, 4.5921953931549871457e+4,
 			6.7265770927008700853e+4, 3.3430575583588128105e+4, 2.5090809287301226727e+3)) /
 			poly8(r, 1, 4.2313330701600911252e+1, 6.8718700749205790830e+2,
@@ -111,7 +112,7 @@ func normQuantile(p float64) float64 {
 	if q > 0 {
 		r = 1 - p
 	}
-	r = math.Sqrt(-xlog(r))
+	r = math.Sqrt(-Log(r))
 	var v float64
 	if r <= 5 {
 		r -= 1.6
