@@ -608,3 +608,19 @@ println((interface{})(nil), error(nil), 1+2i, -9223372036854775808)`
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
+
+// An error in the body of a generic function instantiated with explicit type
+// arguments is the compilation's error (it was lost, and the call crashed the
+// compiler with a nil pointer dereference).
+func TestRoutelabGenericInstantiationError(t *testing.T) {
+	for _, src := range []string{
+		"func f1[T any](x T) int { return x.foo }\nfunc g1() int { return f1[int](1) }",
+		"func f2[T, U any](x T) int { return x.foo }\nfunc g2() int { return f2[int, int](1) }",
+	} {
+		i := interp.New(interp.Options{})
+		_, err := evalStep(i, src)
+		if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "foo") {
+			t.Errorf("%q: error %v, want one that names foo", src, err)
+		}
+	}
+}
