@@ -2065,10 +2065,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case typeSwitch:
 			// Check that cases expressions are all different
 			usedCase := map[string]bool{}
+			// routelab patch: in an instance of a generic function, a type
+			// parameter's case may be the type of another (Go's check is on
+			// the generic code; the first case that matches is taken).
+			instance := inGenericInstance(n)
 			for _, c := range n.lastChild().child {
 				for _, t := range c.child[:len(c.child)-1] {
 					tid := t.typ.id()
-					if usedCase[tid] {
+					if usedCase[tid] && !instance {
 						err = c.cfgErrorf("duplicate case %s in type switch", t.ident)
 						return
 					}
@@ -2697,6 +2701,11 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
+		// routelab patch: a type argument in an instantiated generic
+		// function is a type, whatever its name (main.T, interface { M() }).
+		if n.typeArg && n.typ != nil {
+			return true
+		}
 		return sc.getType(n.ident) != nil
 	case indexExpr:
 		// Maybe a generic type.

@@ -43,6 +43,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			}
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
+			nod.typeArg = true // routelab patch: it names a type (see isType)
 
 		case indexExpr:
 			// Catch a possible recursive generic type definition
@@ -198,6 +199,8 @@ func copyNode(n, anc *node, recursive bool) *node {
 		rval:   n.rval,
 		ident:  n.ident,
 		meta:   n.meta,
+		// routelab patch: a copy of a type argument is one too.
+		typeArg: n.typeArg,
 	}
 	nod.start = nod
 	if recursive {

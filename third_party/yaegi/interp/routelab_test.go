@@ -609,6 +609,126 @@ println((interface{})(nil), error(nil), 1+2i, -9223372036854775808)`
 	}
 }
 
+// runProgram evaluates src, a main package, and returns what it printed.
+func runProgram(t *testing.T, src string) string {
+	t.Helper()
+	var out strings.Builder
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &out})
+	if err := i.Use(stdlib.Symbols()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalStep(i, src); err != nil {
+		t.Fatalf("%v (output %q)", err, out.String())
+	}
+	return out.String()
+}
+
+func TestRoutelabTypeSwitch(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type I interface{ M() }
+type myint int
+
+func (myint) M() {}
+
+type myfloat float64
+
+func (myfloat) M() {}
+func (myfloat) F() float64 { return 0 }
+
+func g(i interface{}) {
+	switch i.(type) {
+	case any:
+		println("any")
+	case int:
+		println("int")
+	}
+	switch i.(type) {
+	case I:
+		println("I")
+	default:
+		println("other")
+	}
+	switch x := i.(type) {
+	case fmt.Stringer:
+		println("Stringer", x.String())
+	case I:
+		x.M()
+		println("I")
+	default:
+		println("other")
+	}
+	switch x := i.(type) {
+	case interface{}:
+		_ = x
+		println("any")
+	}
+}
+
+func f[T any](i interface{}) {
+	switch i.(type) {
+	case T:
+		println("T")
+	case int:
+		println("int")
+	case int32, int16:
+		println("int32/int16")
+	default:
+		println("other")
+	}
+}
+
+func h[T any](i interface{}) {
+	switch x := i.(type) {
+	case T:
+		println("T", x)
+	case interface{ F() T }:
+		println("F", x.F())
+	default:
+		println("other")
+	}
+}
+
+func main() {
+	g(1)
+	g(myint(2))
+	g(nil)
+	f[float64](6.0)
+	f[int32](int32(7))
+	f[any](8)
+	f[interface{ M() }](myint(9))
+	f[interface{ M() }](10)
+	h[myint](myint(11))
+	h[float64](myfloat(12))
+	h[int](myfloat(13))
+}
+`
+	want := `any
+other
+other
+any
+any
+I
+I
+any
+other
+other
+T
+T
+T
+T
+int
+T 11
+F 0
+other
+`
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // An error in the body of a generic function instantiated with explicit type
 // arguments is the compilation's error (it was lost, and the call crashed the
 // compiler with a nil pointer dereference).

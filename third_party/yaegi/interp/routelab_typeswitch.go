@@ -1,0 +1,229 @@
+package interp
+
+import "reflect"
+
+// routelab patch: the clauses of a type switch match as in Go. A case type
+// matches when the dynamic type of the guard's value is identical to it, or,
+// for an interface type, when the dynamic type implements it; nil matches a
+// nil interface value only. yaegi compared type strings, so an interface case
+// (any, error, a source interface) never matched a value without an assigned
+// variable, and a type parameter instantiated with an interface type picked
+// a later case.
+
+// tsCase is one type of a type switch clause, prepared at compile time.
+type tsCase struct {
+	typ     *itype
+	isNil   bool
+	iface   bool
+	methods methodSet    // the interface's methods, for an interface case
+	bin     reflect.Type // a binary interface type, checked with Implements
+	rtype   reflect.Type // the runtime type of a concrete case
+}
+
+func newTSCase(typ *itype) tsCase {
+	c := tsCase{typ: typ}
+	if typ.cat == nilT {
+		c.isNil = true
+		return c
+	}
+	if isInterface(typ) {
+		c.iface = true
+		c.methods = typ.methods()
+		if isInterfaceBin(typ) {
+			c.bin = typ.TypeOf()
+		}
+		return c
+	}
+	c.rtype = typ.TypeOf()
+	return c
+}
+
+// dynamicValue unwraps the interpreter's representations of an interface
+// value: it returns the innermost valueInterface that names a concrete
+// source type (nil when there is none), that type, and the concrete value,
+// invalid for a nil interface.
+func dynamicValue(v reflect.Value) (*valueInterface, *itype, reflect.Value) {
+	var vi *valueInterface
+	var t *itype
+	for v.IsValid() {
+		if v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return vi, t, reflect.Value{}
+			}
+			v = v.Elem()
+			continue
+		}
+		if v.Type() != valueInterfaceType {
+			break
+		}
+		w := v.Interface().(valueInterface)
+		if w.node != nil && w.node.typ != nil && t == nil && w.node.typ.cat != nilT && !isInterface(w.node.typ) {
+			vi, t = &w, w.node.typ
+		}
+		v = w.value
+	}
+	return vi, t, v
+}
+
+// matches tells whether a value of dynamic type dt (nil when it is not a
+// source type) and concrete value v matches the case.
+func (c tsCase) matches(dt *itype, v reflect.Value) bool {
+	if c.isNil || !v.IsValid() {
+		return c.isNil && !v.IsValid()
+	}
+	if c.iface {
+		if len(c.methods) == 0 {
+			return true
+		}
+		if dt != nil && dt.cat != valueT {
+			return hasMethods(dt, c.methods)
+		}
+		if c.bin != nil {
+			return v.Type().Implements(c.bin)
+		}
+		return (&itype{cat: valueT, rtype: v.Type()}).methods().contains(c.methods)
+	}
+	if dt != nil {
+		return dt.id() == c.typ.id()
+	}
+	return c.rtype != nil && v.Type() == c.rtype && !isSrcNamed(c.typ)
+}
+
+// isSrcNamed tells whether t is a type defined by interpreted code, whose
+// values carry their type in a valueInterface when they are in an interface.
+func isSrcNamed(t *itype) bool {
+	return t.cat != valueT && t.path != "" && t.name != ""
+}
+
+func typeSwitchCase(n *node, tnext bltn) {
+	fnext := getExec(n.fnext)
+	sn := n.anc.anc // switch node
+	cases := make([]tsCase, len(n.child)-1)
+	for i := range cases {
+		cases[i] = newTSCase(n.child[i].typ)
+	}
+	srcValue := genValue(sn.child[1].lastChild().child[0])
+	assign := len(sn.child[1].child) == 2
+	var destValue func(*frame) reflect.Value
+	if assign {
+		destValue = genValue(n.lastChild().child[0])
+	}
+
+	if len(cases) == 0 {
+		// The default clause: the variable has the guard's value.
+		n.exec = func(f *frame) bltn {
+			if assign {
+				setTSVar(destValue(f), srcValue(f))
+			}
+			return tnext
+		}
+		return
+	}
+
+	n.exec = func(f *frame) bltn {
+		v := srcValue(f)
+		vi, dt, cv := dynamicValue(v)
+		for _, c := range cases {
+			if !c.matches(dt, cv) {
+				continue
+			}
+			if assign {
+				d := destValue(f)
+				if len(cases) > 1 || c.isNil {
+					setTSVar(d, v)
+				} else {
+					setTSCaseVar(f, d, c, v, vi, cv)
+				}
+			}
+			return tnext
+		}
+		return fnext
+	}
+}
+
+// setTSVar stores the guard's value v in a clause's variable of the guard's type.
+func setTSVar(d, v reflect.Value) {
+	if !v.IsValid() {
+		d.Set(reflect.Zero(d.Type()))
+		return
+	}
+	if v.Type().AssignableTo(d.Type()) {
+		d.Set(v)
+		return
+	}
+	if v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			d.Set(reflect.Zero(d.Type()))
+			return
+		}
+		setTSVar(d, v.Elem())
+		return
+	}
+	d.Set(v.Convert(d.Type()))
+}
+
+// setTSCaseVar stores in the variable of a clause with one type the value
+// matched, as a value of that type.
+func setTSCaseVar(f *frame, d reflect.Value, c tsCase, v reflect.Value, vi *valueInterface, cv reflect.Value) {
+	dt := d.Type()
+	switch {
+	case !c.iface:
+		if cv.Type().AssignableTo(dt) {
+			d.Set(cv)
+		} else {
+			d.Set(cv.Convert(dt))
+		}
+	case dt == valueInterfaceType:
+		if vi != nil {
+			d.Set(reflect.ValueOf(*vi))
+		} else {
+			d.Set(reflect.ValueOf(valueInterface{&node{kind: basicLit, typ: valueTOf(cv.Type())}, cv}))
+		}
+	case dt.Kind() == reflect.Interface && dt.NumMethod() == 0:
+		// An empty interface keeps the interpreter's representation.
+		if vi != nil {
+			d.Set(reflect.ValueOf(*vi))
+		} else {
+			d.Set(cv)
+		}
+	case cv.Type().Implements(dt):
+		d.Set(cv)
+	case vi != nil:
+		// A source type's value in a binary interface: its methods wrapped.
+		held := &node{kind: identExpr, interp: vi.node.interp, typ: vi.node.typ, rval: reflect.ValueOf(*vi), pos: vi.node.pos}
+		d.Set(genInterfaceWrapper(held, dt)(f))
+	default:
+		setTSVar(d, v)
+	}
+}
+
+// inGenericInstance tells whether n is in a function instantiated from a
+// generic one (or a method of an instantiated generic type).
+func inGenericInstance(n *node) bool {
+	for a := n.anc; a != nil; a = a.anc {
+		if a.kind == funcDecl && len(a.param) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasMethods tells whether the source type t has the methods of an
+// interface, with their signatures (as typeAssert checks them: a method's
+// signature may show its receiver as the first parameter).
+func hasMethods(t *itype, want methodSet) bool {
+	have := t.methods()
+	for name, sig := range want {
+		got, ok := have[name]
+		if !ok {
+			return false
+		}
+		if got == sig {
+			continue
+		}
+		if got, err := stripReceiverFromArgs(got); err != nil || got != sig {
+			return false
+		}
+	}
+	return true
+}
