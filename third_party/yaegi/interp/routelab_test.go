@@ -744,3 +744,27 @@ func TestRoutelabGenericInstantiationError(t *testing.T) {
 		}
 	}
 }
+
+// An untyped nil argument binds no type parameter: Reduce(s, nil, func(acc
+// []int, e int) []int {…}) binds U to []int (it bound it to nil's type, and
+// the instance's result had no reflect type).
+func TestRoutelabInferenceIgnoresNil(t *testing.T) {
+	src := `package main
+
+func Reduce[T, U any](s []T, identity U, acc func(U, T) U) (r U) {
+	r = identity
+	for _, t := range s {
+		r = acc(r, t)
+	}
+	return r
+}
+
+func main() {
+	r := Reduce([]int{1, 2, 3}, nil, func(acc []int, e int) []int { return append(acc, e) })
+	println(len(r), r[2])
+}
+`
+	if got := runProgram(t, src); got != "3 3\n" {
+		t.Errorf("got %q, want %q", got, "3 3\n")
+	}
+}
