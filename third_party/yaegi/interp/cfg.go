@@ -993,7 +993,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				name := t.id() + "[" + n.child[1].typ.id() + "]"
 				sym, _, ok := sc.lookup(name)
 				if !ok {
-					err = n.cfgErrorf("type not found: %s", name)
+					// routelab patch: an instance not made yet (fooA[T] as a
+					// case or a conversion in an instantiated function) is
+					// made here, as in a type ("type not found: fooA[string]").
+					var it *itype
+					if it, err = nodeType(interp, sc, n); err != nil {
+						return
+					}
+					n.gen = nop
+					n.typ = it
 					return
 				}
 				n.gen = nop
@@ -2198,6 +2206,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			err = check.typeAssertionExpr(c0, c1.typ)
+			if err != nil && inGenericInstance(n) {
+				// routelab patch: Go checks the generic code; an instance's
+				// assertion that cannot hold fails when it runs, as in Go
+				// (_, ok := x.(T) with a T x's interface cannot hold).
+				err = nil
+			}
 			if err != nil {
 				break
 			}

@@ -745,6 +745,52 @@ func TestRoutelabGenericInstantiationError(t *testing.T) {
 	}
 }
 
+// Instances of generic types: made where a function's instance first names
+// them as a value (a type switch case), methods with an unnamed receiver,
+// one method instance per receiver type, and instances of one generic type
+// told apart by their type arguments.
+func TestRoutelabGenericTypeInstances(t *testing.T) {
+	src := `package main
+
+type setter[T any] interface{ Set(T) }
+
+type fooA[T any] struct{}
+
+func (fooA[T]) Set(T) { println("A.Set") }
+
+type fooB[T any] struct{ x T }
+
+func (fooB[T]) Set(T) { println("B.Set") }
+
+func check[T any](v any) {
+	switch v.(type) {
+	case fooA[T]:
+		println("fooA")
+	case fooB[T]:
+		println("fooB")
+	default:
+		println("other")
+	}
+	var s setter[T] = fooB[T]{}
+	s.Set(*new(T))
+	s = fooA[T]{}
+	s.Set(*new(T))
+	_, ok := v.(fooA[int])
+	println(ok)
+}
+
+func main() {
+	check[string](fooA[string]{})
+	check[int](fooB[int]{})
+	check[int](fooA[string]{})
+}
+`
+	want := "fooA\nB.Set\nA.Set\nfalse\nfooB\nB.Set\nA.Set\nfalse\nother\nB.Set\nA.Set\nfalse\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // An untyped nil argument binds no type parameter: Reduce(s, nil, func(acc
 // []int, e int) []int {…}) binds U to []int (it bound it to nil's type, and
 // the instance's result had no reflect type).
@@ -766,5 +812,29 @@ func main() {
 `
 	if got := runProgram(t, src); got != "3 3\n" {
 		t.Errorf("got %q, want %q", got, "3 3\n")
+	}
+}
+
+// A type assertion in an instance of a generic function that cannot hold
+// for its type arguments compiles and fails when it runs, as in Go (it was
+// "impossible type assertion" at compile time).
+func TestRoutelabAssertionInGenericInstance(t *testing.T) {
+	src := `package main
+
+type I interface{ M() }
+
+type holder struct{}
+
+func try[T any](x I) bool {
+	_, ok := x.(T)
+	return ok
+}
+
+func main() {
+	println(try[holder](nil), try[string](nil))
+}
+`
+	if got := runProgram(t, src); got != "false false\n" {
+		t.Errorf("got %q, want %q", got, "false false\n")
 	}
 }

@@ -86,13 +86,9 @@ func (c tsCase) matches(dt *itype, v reflect.Value) bool {
 	if dt != nil {
 		return dt.id() == c.typ.id()
 	}
-	return c.rtype != nil && v.Type() == c.rtype && !isSrcNamed(c.typ)
-}
-
-// isSrcNamed tells whether t is a type defined by interpreted code, whose
-// values carry their type in a valueInterface when they are in an interface.
-func isSrcNamed(t *itype) bool {
-	return t.cat != valueT && t.path != "" && t.name != ""
+	// A value stored without its source type (one without methods) matches
+	// by its runtime type.
+	return c.rtype != nil && v.Type() == c.rtype
 }
 
 func typeSwitchCase(n *node, tnext bltn) {

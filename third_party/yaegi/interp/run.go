@@ -488,11 +488,21 @@ func typeAssert(n *node, withResult, withOk bool) {
 			concrete := val.Interface()
 			ctyp := reflect.TypeOf(concrete)
 
+			var dt *itype
 			if vv, ok := concrete.(valueInterface); ok {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
+				if vv.node != nil {
+					dt = vv.node.typ
+				}
 			}
 			ok = canAssertTypes(ctyp, rtype)
+			if ok && dt != nil && !isInterface(typ) && !isInterface(dt) && dt.cat != nilT {
+				// routelab patch: a value that carries its source type is
+				// of that type only (fooA[string] is not fooA[int], though
+				// both are struct {} to reflect).
+				ok = dt.id() == typID
+			}
 			if !ok {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
