@@ -897,6 +897,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					} else {
 						n.gen = isNotNil
 					}
+				} else if mixedInterfaceComparison(operandType(c0), operandType(c1)) {
+					// routelab patch: see ifaceConcreteEqual.
+					n.gen = ifaceConcreteEqual
 				}
 			case aGreater, aGreaterEqual, aLower, aLowerEqual:
 				n.typ = sc.getType("bool")

@@ -838,3 +838,41 @@ func main() {
 		t.Errorf("got %q, want %q", got, "false false\n")
 	}
 }
+
+// == and != between a source interface value and a concrete value, or two
+// source interface values, compare dynamic types and values as Go does.
+func TestRoutelabInterfaceComparison(t *testing.T) {
+	src := `package main
+
+type myint int
+
+func (x myint) foo() {}
+
+type I interface{ foo() }
+
+func h(x I) interface{ foo() } { return x }
+
+func g[T interface{ comparable; foo() }](i I) bool {
+	var t T
+	return i != t
+}
+
+func main() {
+	var a I = myint(6)
+	var b interface{ foo() } = myint(6)
+	var u myint = 6
+	println(a == b, a != b, a == u, a != u, a == myint(7))
+	println(h(myint(6)) != interface{ foo() }(myint(6)), b == interface{ foo() }(myint(6)))
+	println(g[myint](myint(0)), g[myint](myint(1)))
+	var n I
+	println(n == b, n != nil)
+	if a == u {
+		println("if")
+	}
+}
+`
+	want := "true false true false false\nfalse true\nfalse true\nfalse false\nif\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -223,3 +223,103 @@ func hasMethods(t *itype, want methodSet) bool {
 	}
 	return true
 }
+
+// mixedInterfaceComparison tells whether == or != compares a value of a
+// source interface type with one of a concrete type or of another source
+// interface type.
+func mixedInterfaceComparison(t0, t1 *itype) bool {
+	if t0 == nil || t1 == nil || t0.cat == nilT || t1.cat == nilT {
+		return false
+	}
+	i0, i1 := isInterfaceSrc(t0), isInterfaceSrc(t1)
+	if i0 && i1 {
+		return true
+	}
+	if i0 == i1 {
+		return false
+	}
+	if i0 {
+		return !isInterface(t1)
+	}
+	return !isInterface(t0)
+}
+
+// ifaceConcreteEqual compares an interface value with a concrete one as Go
+// does: they are equal when the interface holds a value of the concrete
+// operand's type, equal to it. routelab patch: yaegi compared the
+// interpreter's representations, and a value of a source type with methods,
+// held in a valueInterface, was never equal to the same value outside of one
+// (i != t with i fooer and t myint, both myint(0), was true).
+func ifaceConcreteEqual(n *node) {
+	tnext := getExec(n.tnext)
+	var fnext bltn
+	if n.fnext != nil {
+		fnext = getExec(n.fnext)
+	}
+	ci, cc := n.child[0], n.child[1]
+	if !isInterfaceSrc(operandType(ci)) {
+		ci, cc = cc, ci
+	}
+	iv, cv := genValue(ci), genValue(cc)
+	ct := operandType(cc)
+	c := newTSCase(ct)
+	want := n.action == aEqual
+	dest := genValue(n)
+	both := isInterfaceSrc(ct)
+	n.exec = func(f *frame) bltn {
+		_, dt, v := dynamicValue(iv(f))
+		r := false
+		if both {
+			_, dt1, w := dynamicValue(cv(f))
+			r = sameDynamic(dt, v, dt1, w)
+		} else if c.matches(dt, v) {
+			w := cv(f)
+			if w.Kind() == reflect.Interface {
+				w = w.Elem()
+			}
+			if v.Type() != w.Type() && v.Type().ConvertibleTo(w.Type()) {
+				v = v.Convert(w.Type())
+			}
+			r = v.Interface() == w.Interface()
+		}
+		r = r == want
+		dest(f).SetBool(r)
+		if fnext != nil && !r {
+			return fnext
+		}
+		return tnext
+	}
+}
+
+// sameDynamic tells whether two interface values, unwrapped by dynamicValue,
+// are equal: both nil, or of the same dynamic type with equal values.
+func sameDynamic(t0 *itype, v0 reflect.Value, t1 *itype, v1 reflect.Value) bool {
+	if !v0.IsValid() || !v1.IsValid() {
+		return v0.IsValid() == v1.IsValid()
+	}
+	src0, src1 := t0 != nil && t0.cat != valueT, t1 != nil && t1.cat != valueT
+	switch {
+	case src0 && src1:
+		if t0.id() != t1.id() {
+			return false
+		}
+	case src0 != src1:
+		return false
+	case v0.Type() != v1.Type():
+		return false
+	}
+	if v0.Type() != v1.Type() {
+		return false
+	}
+	return v0.Interface() == v1.Interface()
+}
+
+// operandType is the type of an operand of a comparison as its value holds
+// it: a conversion of a concrete value to an interface (interface{ M() }(x))
+// keeps the concrete value, and its type is the concrete type.
+func operandType(n *node) *itype {
+	if t := n.typ; n.action == aConvert && t != nil && isInterfaceSrc(t) && t.val != nil && !isInterface(t.val) {
+		return t.val
+	}
+	return n.typ
+}
