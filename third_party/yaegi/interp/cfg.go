@@ -897,6 +897,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					} else {
 						n.gen = isNotNil
 					}
+				} else if mixedInterfaceComparison(operandType(c0), operandType(c1)) {
+					// routelab patch: see ifaceConcreteEqual.
+					n.gen = ifaceConcreteEqual
 				}
 			case aGreater, aGreaterEqual, aLower, aLowerEqual:
 				n.typ = sc.getType("bool")
@@ -968,7 +971,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t
 					return
 				}
-				g, found, err := genAST(sc, t.node.anc, []*itype{c1.typ})
+				// routelab patch: the error of the instantiation is the
+				// node's (a shadowed err lost it, and the node had no type).
+				var g *node
+				var found bool
+				g, found, err = genAST(sc, t.node.anc, []*itype{c1.typ})
 				if err != nil {
 					return
 				}
@@ -989,7 +996,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				name := t.id() + "[" + n.child[1].typ.id() + "]"
 				sym, _, ok := sc.lookup(name)
 				if !ok {
-					err = n.cfgErrorf("type not found: %s", name)
+					// routelab patch: an instance not made yet (fooA[T] as a
+					// case or a conversion in an instantiated function) is
+					// made here, as in a type ("type not found: fooA[string]").
+					var it *itype
+					if it, err = nodeType(interp, sc, n); err != nil {
+						return
+					}
+					n.gen = nop
+					n.typ = it
 					return
 				}
 				n.gen = nop
@@ -1148,7 +1163,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				for _, c := range c0.child[1:] {
 					lt = append(lt, c.typ)
 				}
-				g, found, err := genAST(sc, fun, lt)
+				var g *node
+				var found bool
+				g, found, err = genAST(sc, fun, lt)
 				if err != nil {
 					return
 				}
@@ -2059,10 +2076,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 		case typeSwitch:
 			// Check that cases expressions are all different
 			usedCase := map[string]bool{}
+			// routelab patch: in an instance of a generic function, a type
+			// parameter's case may be the type of another (Go's check is on
+			// the generic code; the first case that matches is taken).
+			instance := inGenericInstance(n)
 			for _, c := range n.lastChild().child {
 				for _, t := range c.child[:len(c.child)-1] {
 					tid := t.typ.id()
-					if usedCase[tid] {
+					if usedCase[tid] && !instance {
 						err = c.cfgErrorf("duplicate case %s in type switch", t.ident)
 						return
 					}
@@ -2188,6 +2209,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 			err = check.typeAssertionExpr(c0, c1.typ)
+			if err != nil && inGenericInstance(n) {
+				// routelab patch: Go checks the generic code; an instance's
+				// assertion that cannot hold fails when it runs, as in Go
+				// (_, ok := x.(T) with a T x's interface cannot hold).
+				err = nil
+			}
 			if err != nil {
 				break
 			}
@@ -2691,6 +2718,11 @@ func (n *node) isType(sc *scope) bool {
 			return true // Imported source type
 		}
 	case identExpr:
+		// routelab patch: a type argument in an instantiated generic
+		// function is a type, whatever its name (main.T, interface { M() }).
+		if n.typeArg && n.typ != nil {
+			return true
+		}
 		return sc.getType(n.ident) != nil
 	case indexExpr:
 		// Maybe a generic type.

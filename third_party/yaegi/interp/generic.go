@@ -20,6 +20,12 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	sname := root.child[0].ident + "["
 	if root.kind == funcDecl {
 		sname = root.child[1].ident + "["
+		// routelab patch: a method's instances are keyed by its receiver's
+		// type too (fooA[int].Set and fooB[int].Set were both Set[int],
+		// and the second type got the first one's method).
+		if rn := recvTypeName(root); rn != "" {
+			sname = rn + "." + sname
+		}
 	}
 
 	// Input type parameters must be resolved prior AST generation, as compilation
@@ -43,6 +49,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 			}
 			nod = copyNode(nt, anc, true)
 			nod.typ = nt.typ
+			nod.typeArg = true // routelab patch: it names a type (see isType)
 
 		case indexExpr:
 			// Catch a possible recursive generic type definition
@@ -85,7 +92,9 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 
 			// Node is the receiver of a generic method.
 			if root.kind == funcDecl && n.anc == root && childPos(n) == 0 && len(n.child) > 0 {
-				rtn := n.child[0].child[1]
+				// routelab patch: the receiver may have no name
+				// (func (T[P]) M()): its type is the field's last child.
+				rtn := n.child[0].lastChild()
 				// Method receiver is a generic type if it takes some type parameters.
 				if rtn.kind == indexExpr || rtn.kind == indexListExpr || (rtn.kind == starExpr && (rtn.child[0].kind == indexExpr || rtn.child[0].kind == indexListExpr)) {
 					if rtn.kind == starExpr {
@@ -167,7 +176,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 	}
 	if rtname != "" {
 		// Replace method receiver type by synthetized ident.
-		nod := r.child[0].child[0].child[1]
+		nod := r.child[0].child[0].lastChild()
 		if recvrPtr {
 			nod = nod.child[0]
 		}
@@ -198,6 +207,8 @@ func copyNode(n, anc *node, recursive bool) *node {
 		rval:   n.rval,
 		ident:  n.ident,
 		meta:   n.meta,
+		// routelab patch: a copy of a type argument is one too.
+		typeArg: n.typeArg,
 	}
 	nod.start = nod
 	if recursive {
@@ -244,4 +255,20 @@ func checkConstraint(it, ct *itype) error {
 		}
 	}
 	return it.node.cfgErrorf("%s does not implement %s", it.id(), ct.id())
+}
+
+// recvTypeName returns the name of the generic type of the receiver of the
+// method declaration n, or "" for a function.
+func recvTypeName(n *node) string {
+	if len(n.child) == 0 || n.child[0].kind != fieldList || len(n.child[0].child) == 0 {
+		return ""
+	}
+	t := n.child[0].child[0].lastChild()
+	if t.kind == starExpr && len(t.child) > 0 {
+		t = t.child[0]
+	}
+	if (t.kind == indexExpr || t.kind == indexListExpr) && len(t.child) > 0 {
+		t = t.child[0]
+	}
+	return t.ident
 }

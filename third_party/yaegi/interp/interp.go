@@ -56,6 +56,7 @@ type node struct {
 	active     int32          // calls in progress through a function value (routelab patch)
 	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
 	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
+	typeArg    bool           // a type argument put in place of a type parameter by genAST (routelab patch)
 }
 
 func (n *node) shouldBreak() bool {

@@ -48,7 +48,8 @@ func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
 	untyped := map[string]*itype{}
 	for i, a := range args {
 		p := paramFor(ft.arg, i)
-		if p == nil || a.typ == nil {
+		if p == nil || a.typ == nil || a.typ.cat == nilT {
+			// nil binds nothing (Reduce(s, nil, func(acc []int, …)) bound U to nil's type).
 			continue
 		}
 		if !a.typ.untyped {

@@ -608,3 +608,271 @@ println((interface{})(nil), error(nil), 1+2i, -9223372036854775808)`
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
+
+// runProgram evaluates src, a main package, and returns what it printed.
+func runProgram(t *testing.T, src string) string {
+	t.Helper()
+	var out strings.Builder
+	i := interp.New(interp.Options{Stdout: &out, Stderr: &out})
+	if err := i.Use(stdlib.Symbols()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evalStep(i, src); err != nil {
+		t.Fatalf("%v (output %q)", err, out.String())
+	}
+	return out.String()
+}
+
+func TestRoutelabTypeSwitch(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type I interface{ M() }
+type myint int
+
+func (myint) M() {}
+
+type myfloat float64
+
+func (myfloat) M() {}
+func (myfloat) F() float64 { return 0 }
+
+func g(i interface{}) {
+	switch i.(type) {
+	case any:
+		println("any")
+	case int:
+		println("int")
+	}
+	switch i.(type) {
+	case I:
+		println("I")
+	default:
+		println("other")
+	}
+	switch x := i.(type) {
+	case fmt.Stringer:
+		println("Stringer", x.String())
+	case I:
+		x.M()
+		println("I")
+	default:
+		println("other")
+	}
+	switch x := i.(type) {
+	case interface{}:
+		_ = x
+		println("any")
+	}
+}
+
+func f[T any](i interface{}) {
+	switch i.(type) {
+	case T:
+		println("T")
+	case int:
+		println("int")
+	case int32, int16:
+		println("int32/int16")
+	default:
+		println("other")
+	}
+}
+
+func h[T any](i interface{}) {
+	switch x := i.(type) {
+	case T:
+		println("T", x)
+	case interface{ F() T }:
+		println("F", x.F())
+	default:
+		println("other")
+	}
+}
+
+func main() {
+	g(1)
+	g(myint(2))
+	g(nil)
+	f[float64](6.0)
+	f[int32](int32(7))
+	f[any](8)
+	f[interface{ M() }](myint(9))
+	f[interface{ M() }](10)
+	h[myint](myint(11))
+	h[float64](myfloat(12))
+	h[int](myfloat(13))
+}
+`
+	want := `any
+other
+other
+any
+any
+I
+I
+any
+other
+other
+T
+T
+T
+T
+int
+T 11
+F 0
+other
+`
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An error in the body of a generic function instantiated with explicit type
+// arguments is the compilation's error (it was lost, and the call crashed the
+// compiler with a nil pointer dereference).
+func TestRoutelabGenericInstantiationError(t *testing.T) {
+	for _, src := range []string{
+		"func f1[T any](x T) int { return x.foo }\nfunc g1() int { return f1[int](1) }",
+		"func f2[T, U any](x T) int { return x.foo }\nfunc g2() int { return f2[int, int](1) }",
+	} {
+		i := interp.New(interp.Options{})
+		_, err := evalStep(i, src)
+		if err == nil || strings.Contains(err.Error(), "panic") || !strings.Contains(err.Error(), "foo") {
+			t.Errorf("%q: error %v, want one that names foo", src, err)
+		}
+	}
+}
+
+// Instances of generic types: made where a function's instance first names
+// them as a value (a type switch case), methods with an unnamed receiver,
+// one method instance per receiver type, and instances of one generic type
+// told apart by their type arguments.
+func TestRoutelabGenericTypeInstances(t *testing.T) {
+	src := `package main
+
+type setter[T any] interface{ Set(T) }
+
+type fooA[T any] struct{}
+
+func (fooA[T]) Set(T) { println("A.Set") }
+
+type fooB[T any] struct{ x T }
+
+func (fooB[T]) Set(T) { println("B.Set") }
+
+func check[T any](v any) {
+	switch v.(type) {
+	case fooA[T]:
+		println("fooA")
+	case fooB[T]:
+		println("fooB")
+	default:
+		println("other")
+	}
+	var s setter[T] = fooB[T]{}
+	s.Set(*new(T))
+	s = fooA[T]{}
+	s.Set(*new(T))
+	_, ok := v.(fooA[int])
+	println(ok)
+}
+
+func main() {
+	check[string](fooA[string]{})
+	check[int](fooB[int]{})
+	check[int](fooA[string]{})
+}
+`
+	want := "fooA\nB.Set\nA.Set\nfalse\nfooB\nB.Set\nA.Set\nfalse\nother\nB.Set\nA.Set\nfalse\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// An untyped nil argument binds no type parameter: Reduce(s, nil, func(acc
+// []int, e int) []int {…}) binds U to []int (it bound it to nil's type, and
+// the instance's result had no reflect type).
+func TestRoutelabInferenceIgnoresNil(t *testing.T) {
+	src := `package main
+
+func Reduce[T, U any](s []T, identity U, acc func(U, T) U) (r U) {
+	r = identity
+	for _, t := range s {
+		r = acc(r, t)
+	}
+	return r
+}
+
+func main() {
+	r := Reduce([]int{1, 2, 3}, nil, func(acc []int, e int) []int { return append(acc, e) })
+	println(len(r), r[2])
+}
+`
+	if got := runProgram(t, src); got != "3 3\n" {
+		t.Errorf("got %q, want %q", got, "3 3\n")
+	}
+}
+
+// A type assertion in an instance of a generic function that cannot hold
+// for its type arguments compiles and fails when it runs, as in Go (it was
+// "impossible type assertion" at compile time).
+func TestRoutelabAssertionInGenericInstance(t *testing.T) {
+	src := `package main
+
+type I interface{ M() }
+
+type holder struct{}
+
+func try[T any](x I) bool {
+	_, ok := x.(T)
+	return ok
+}
+
+func main() {
+	println(try[holder](nil), try[string](nil))
+}
+`
+	if got := runProgram(t, src); got != "false false\n" {
+		t.Errorf("got %q, want %q", got, "false false\n")
+	}
+}
+
+// == and != between a source interface value and a concrete value, or two
+// source interface values, compare dynamic types and values as Go does.
+func TestRoutelabInterfaceComparison(t *testing.T) {
+	src := `package main
+
+type myint int
+
+func (x myint) foo() {}
+
+type I interface{ foo() }
+
+func h(x I) interface{ foo() } { return x }
+
+func g[T interface{ comparable; foo() }](i I) bool {
+	var t T
+	return i != t
+}
+
+func main() {
+	var a I = myint(6)
+	var b interface{ foo() } = myint(6)
+	var u myint = 6
+	println(a == b, a != b, a == u, a != u, a == myint(7))
+	println(h(myint(6)) != interface{ foo() }(myint(6)), b == interface{ foo() }(myint(6)))
+	println(g[myint](myint(0)), g[myint](myint(1)))
+	var n I
+	println(n == b, n != nil)
+	if a == u {
+		println("if")
+	}
+}
+`
+	want := "true false true false false\nfalse true\nfalse true\nfalse false\nif\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
-	"strings"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -489,11 +488,21 @@ func typeAssert(n *node, withResult, withOk bool) {
 			concrete := val.Interface()
 			ctyp := reflect.TypeOf(concrete)
 
+			var dt *itype
 			if vv, ok := concrete.(valueInterface); ok {
 				ctyp = vv.value.Type()
 				concrete = vv.value.Interface()
+				if vv.node != nil {
+					dt = vv.node.typ
+				}
 			}
 			ok = canAssertTypes(ctyp, rtype)
+			if ok && dt != nil && !isInterface(typ) && !isInterface(dt) && dt.cat != nilT {
+				// routelab patch: a value that carries its source type is
+				// of that type only (fooA[string] is not fooA[int], though
+				// both are struct {} to reflect).
+				ok = dt.id() == typID
+			}
 			if !ok {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
@@ -2981,170 +2990,9 @@ func _case(n *node) {
 	// TODO(mpl): a lot of what is done in typeAssert should probably be redone/reused here.
 	switch {
 	case n.anc.anc.kind == typeSwitch:
-		fnext := getExec(n.fnext)
-		sn := n.anc.anc // switch node
-		types := make([]*itype, len(n.child)-1)
-		for i := range types {
-			types[i] = n.child[i].typ
-		}
-		srcValue := genValue(sn.child[1].lastChild().child[0])
-
-		if len(sn.child[1].child) != 2 {
-			// no assign in switch guard
-			if len(n.child) <= 1 {
-				n.exec = func(f *frame) bltn { return tnext }
-			} else {
-				n.exec = func(f *frame) bltn {
-					ival := srcValue(f).Interface()
-					val, ok := ival.(valueInterface)
-					// TODO(mpl): I'm assuming here that !ok means that we're dealing with the empty
-					// interface case. But maybe we should make sure by checking the relevant cat
-					// instead? later. Use t := v.Type(); t.Kind() == reflect.Interface , like above.
-					if !ok {
-						var stype string
-						if ival != nil {
-							stype = strings.ReplaceAll(reflect.TypeOf(ival).String(), " {}", "{}")
-						}
-						for _, typ := range types {
-							// TODO(mpl): we should actually use canAssertTypes, but need to find a valid
-							// rtype for typ. Plus we need to refactor with typeAssert().
-							// weak check instead for now.
-							if ival == nil {
-								if typ.cat == nilT {
-									return tnext
-								}
-								continue
-							}
-							if stype == typ.id() {
-								return tnext
-							}
-						}
-						return fnext
-					}
-					if v := val.node; v != nil {
-						for _, typ := range types {
-							if v.typ.id() == typ.id() {
-								return tnext
-							}
-						}
-					}
-					return fnext
-				}
-			}
-			break
-		}
-
-		// assign in switch guard
-		destValue := genValue(n.lastChild().child[0])
-		switch len(types) {
-		case 0:
-			// default clause: assign var to interface value
-			n.exec = func(f *frame) bltn {
-				destValue(f).Set(srcValue(f))
-				return tnext
-			}
-		case 1:
-			// match against 1 type: assign var to concrete value
-			typ := types[0]
-			n.exec = func(f *frame) bltn {
-				v := srcValue(f)
-				if !v.IsValid() {
-					// match zero value against nil
-					if typ.cat == nilT {
-						return tnext
-					}
-					return fnext
-				}
-				if t := v.Type(); t.Kind() == reflect.Interface {
-					if typ.cat == nilT && v.IsNil() {
-						return tnext
-					}
-					rtyp := typ.TypeOf()
-					if rtyp == nil {
-						return fnext
-					}
-					elem := v.Elem()
-					if rtyp.String() == t.String() && implementsInterface(v, typ) {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					ival := v.Interface()
-					if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
-						destValue(f).Set(elem)
-						return tnext
-					}
-					return fnext
-				}
-				if vi, ok := v.Interface().(valueInterface); ok {
-					if vi.node != nil {
-						if vi.node.typ.id() == typ.id() {
-							destValue(f).Set(vi.value)
-							return tnext
-						}
-					}
-					return fnext
-				}
-				if v.Type() == typ.TypeOf() {
-					destValue(f).Set(v)
-					return tnext
-				}
-				return fnext
-			}
-
-		default:
-			n.exec = func(f *frame) bltn {
-				val := srcValue(f)
-				if t := val.Type(); t.Kind() == reflect.Interface {
-					for _, typ := range types {
-						if typ.cat == nilT && val.IsNil() {
-							return tnext
-						}
-						rtyp := typ.TypeOf()
-						if rtyp == nil {
-							continue
-						}
-						elem := val.Elem()
-						if rtyp.String() == t.String() && implementsInterface(val, typ) {
-							destValue(f).Set(elem)
-							return tnext
-						}
-						ival := val.Interface()
-						if ival != nil && rtyp.String() == reflect.TypeOf(ival).String() {
-							destValue(f).Set(elem)
-							return tnext
-						}
-						if typ.cat == valueT && rtyp.Kind() == reflect.Interface && elem.IsValid() && elem.Type().Implements(rtyp) {
-							destValue(f).Set(elem)
-							return tnext
-						}
-					}
-					return fnext
-				}
-				if vi, ok := val.Interface().(valueInterface); ok {
-					if v := vi.node; v != nil {
-						for _, typ := range types {
-							if v.typ.id() == typ.id() {
-								destValue(f).Set(val)
-								return tnext
-							}
-						}
-					}
-					return fnext
-				}
-				vt := val.Type()
-				for _, typ := range types {
-					if vt == typ.TypeOf() {
-						destValue(f).Set(val)
-						return tnext
-					}
-				}
-				return fnext
-			}
-		}
+		// routelab patch: a case matches by the dynamic type of the guard's
+		// value, in order (see routelab_typeswitch.go).
+		typeSwitchCase(n, tnext)
 
 	case len(n.child) <= 1: // default clause
 		n.exec = func(f *frame) bltn { return tnext }

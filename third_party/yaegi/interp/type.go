@@ -1160,6 +1160,20 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	// routelab patch: an instance of a generic type defined by a type
+	// literal is a defined type: it has its name and package, and its id is
+	// main.fooA[string] (it was its structure, struct {}, the same for
+	// fooA[int], so type switches and assertions could not tell them apart).
+	switch g.lastChild().kind {
+	case identExpr, selectorExpr, indexExpr, indexListExpr, parenExpr:
+	default:
+		if tname := g.child[0].ident; t.name == "" || t.name == tname {
+			t.name, t.path = tname, lt.path
+			if t.path != "" {
+				t.str = t.path + "." + t.name
+			}
+		}
+	}
 	lt.instance = append(lt.instance, t)
 	// Add generated symbol in the scope of generic source and user.
 	sc.sym[name] = &symbol{index: -1, kind: typeSym, typ: t, node: g}
