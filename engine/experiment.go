@@ -261,7 +261,7 @@ func summariseWith(runs []RunSummary, metrics []Metric) Summary {
 				xs[i], had = m.Of(&runs[i]), true
 			}
 		}
-		if !had && m.has != nil {
+		if !had && m.Optional() {
 			continue
 		}
 		st := metricSummary{key: m.Key, median: Median(xs), min: math.NaN(), max: math.NaN(), mean: math.NaN()}

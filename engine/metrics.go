@@ -68,6 +68,10 @@ type Metric struct {
 	has func(*RunSummary) bool
 }
 
+// Optional tells whether the metric belongs to an opt-in model, so that
+// runs without that model do not have it (see Has).
+func (m Metric) Optional() bool { return m.Optional() }
+
 // Has tells whether a run has the metric (every metric of the
 // specification's model is in every run).
 func (m Metric) Has(r *RunSummary) bool { return m.has == nil || m.has(r) }
@@ -103,7 +107,7 @@ func (m Metric) recordValue(r *RunSummary) any {
 
 // rangeKeys are the record names of the metric's min and max across seeds:
 // p99_ms → p99_min_ms, p99_max_ms.
-func (m Metric) rangeKeys() (lo, hi string) {
+func (m Metric) RangeKeys() (lo, hi string) {
 	base, unit, ok := strings.Cut(m.Key, "_")
 	if !ok || !slices.Contains([]string{"ms", "rps"}, unit) {
 		return m.Key + "_min", m.Key + "_max"

@@ -266,7 +266,7 @@ func pairedStat(m Metric, method PairedMethod, baseline, policy string, pairs []
 	s.DiffMean, s.StdErr, tLow, tHigh = pairedT(d)
 	s.CILow, s.CIHigh = tLow, tHigh
 	if method == PairedBootstrap {
-		s.CILow, s.CIHigh = bootstrap(d, NewRand(bootstrapSeed, streamBootstrap))
+		s.CILow, s.CIHigh = bootstrap(d, NewRand(bootstrapSeed, StreamBootstrap))
 	}
 	s.UnpairedLow, s.UnpairedHigh = welch(x, y)
 	s.WidthRatio = math.NaN()

@@ -119,7 +119,7 @@ func TestPairedHandComputation(t *testing.T) {
 func TestBootstrapHandComputation(t *testing.T) {
 	// Two differences 1 and 3: a resample's mean is 1 (probability ¼), 2
 	// (½) or 3 (¼); the 2.5th and 97.5th percentiles of 10,000 are 1 and 3.
-	lo, hi := bootstrap([]float64{1, 3}, NewRand(bootstrapSeed, streamBootstrap))
+	lo, hi := bootstrap([]float64{1, 3}, NewRand(bootstrapSeed, StreamBootstrap))
 	if lo != 1 || hi != 3 {
 		t.Errorf("bootstrap of 1, 3: [%g, %g], want [1, 3]", lo, hi)
 	}
@@ -172,7 +172,7 @@ func TestIntervalsCoverage(t *testing.T) {
 		d[i] = 3 + 2*xmath.NormQuantile(r.Open())
 	}
 	_, _, tlo, thi := pairedT(d)
-	blo, bhi := bootstrap(d, NewRand(bootstrapSeed, streamBootstrap))
+	blo, bhi := bootstrap(d, NewRand(bootstrapSeed, StreamBootstrap))
 	if w, bw := thi-tlo, bhi-blo; math.Abs(bw/w-1) > 0.15 {
 		t.Errorf("40 seeds: bootstrap width %g, t width %g: more than 15%% apart", bw, w)
 	}

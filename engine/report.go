@@ -46,14 +46,14 @@ func summaryRecord(policy string, s Summary, metrics []Metric) []Field {
 	fields := []Field{{Name: "policy", Value: policy}, {Name: "runs", Value: s.Runs}, {Name: "latency_runs", Value: s.LatencyRuns}}
 	var means []Field
 	for _, m := range metrics {
-		if !s.reports(m.Key) && m.has != nil {
+		if !s.reports(m.Key) && m.Optional() {
 			continue
 		}
 		if m.Summary&SummaryMedian != 0 {
 			fields = append(fields, Field{Name: "median_" + m.Key, Value: s.MedianOf(m.Key)})
 		}
 		if m.Summary&SummaryRange != 0 {
-			loKey, hiKey := m.rangeKeys()
+			loKey, hiKey := m.RangeKeys()
 			lo, hi := s.RangeOf(m.Key)
 			fields = append(fields, Field{Name: loKey, Value: lo}, Field{Name: hiKey, Value: hi})
 		}

@@ -15,7 +15,7 @@ type Rand struct {
 const (
 	streamWorkload  uint64 = 1
 	streamPolicy    uint64 = 2
-	streamBootstrap uint64 = 3 // paired intervals' resampler, never a run's
+	StreamBootstrap uint64 = 3 // the experiment layer's resampler of paired intervals, never a run's
 	streamServing   uint64 = 4 // serving attributes, drawn only with a serving section
 	streamProbe     uint64 = 5 // the replicas a router probes
 )

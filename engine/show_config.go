@@ -10,8 +10,8 @@ import (
 // Displays of configuration: scenarios, workloads, protocols, policies and
 // the specs of runs, experiments, sweeps and studies (see show.go).
 
-// headline is a scenario in one line.
-func (s Scenario) headline() string {
+// Headline is the scenario in one line.
+func (s Scenario) Headline() string {
 	arrivals := s.Traffic()
 	if s.Arrivals == Poisson {
 		arrivals += " Poisson"
@@ -23,7 +23,7 @@ func (s Scenario) headline() string {
 // String describes the scenario: its headline, then its events.
 func (s Scenario) String() string {
 	var b strings.Builder
-	b.WriteString(s.headline())
+	b.WriteString(s.Headline())
 	for i, e := range s.Events {
 		if i == sheet.MaxShown {
 			fmt.Fprintf(&b, "\n  … %d more events", len(s.Events)-sheet.MaxShown)
@@ -273,7 +273,7 @@ func policyNames(ps []PolicySpec) string {
 
 func (e Experiment) sheet() sheet.Sheet {
 	sh := sheet.Sheet{Title: "experiment on scenario " + e.Scenario.Name}
-	sh.Add("scenario", e.Scenario.headline())
+	sh.Add("scenario", e.Scenario.Headline())
 	sh.Add("policies", policyNames(e.Policies))
 	sh.Add("seeds", defaultSeedsText(e.Seeds))
 	sh.Add("protocol", protocolText(e.Protocol))
@@ -289,7 +289,7 @@ func (e Experiment) HTML() string { return e.sheet().HTML() }
 
 func (r RunSpec) sheet() sheet.Sheet {
 	sh := sheet.Sheet{Title: fmt.Sprintf("run of %s on %s, seed %d", r.Policy.Name, r.Scenario.Name, r.Seed)}
-	sh.Add("scenario", r.Scenario.headline())
+	sh.Add("scenario", r.Scenario.Headline())
 	sh.Add("policy", r.Policy.String())
 	sh.Add("protocol", r.Protocol.String())
 	sh.Add("timeline", sheet.YesNo(r.SampleEvery > 0, fmt.Sprintf("sampled every %g ms", r.SampleEvery), "none"))
@@ -342,14 +342,14 @@ func (sw Sweep) HTML() string { return sw.sheet().HTML() }
 
 // String describes the point.
 func (p SweepPoint) String() string {
-	return fmt.Sprintf("%s (x = %g): %s", p.Label, p.X, p.Scenario.headline())
+	return fmt.Sprintf("%s (x = %g): %s", p.Label, p.X, p.Scenario.Headline())
 }
 
 // HTML shows the point as a table.
 func (p SweepPoint) HTML() string {
 	sh := sheet.Sheet{Title: "sweep point " + p.Label}
 	sh.Add("x", fmt.Sprintf("%g", p.X))
-	sh.Add("scenario", p.Scenario.headline())
+	sh.Add("scenario", p.Scenario.Headline())
 	return sh.HTML()
 }
 
