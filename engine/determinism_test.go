@@ -257,44 +257,52 @@ func checkSteadyAllocs(t *testing.T, s *Simulator, name string, warm, step float
 func TestSummaryRunsReuseTheirBuffers(t *testing.T) {
 	scn := mustScenario(t, "steady", 100, DefaultHeterogeneity)
 	proto := DefaultProtocol()
-	e := Experiment{Scenario: scn, Policies: SpecificationPolicies(), Seeds: DefaultSeeds(50), Protocol: proto, Keep: KeepSummaries, Workers: 1}
-	if _, err := Compare(context.Background(), e); err != nil { // warm: token tables and the like
-		t.Fatal(err)
+	policies := SpecificationPolicies()
+	const seeds = 50
+	runner := NewRunner(scn)
+	runAll := func() [][]RunSummary {
+		out := make([][]RunSummary, len(policies))
+		for i, pol := range policies {
+			for seed := uint64(1); seed <= seeds; seed++ {
+				r, err := runner.Run(context.Background(), RunSpec{Scenario: scn, Policy: pol, Seed: seed, Protocol: proto, SummaryOnly: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[i] = append(out[i], r.RunSummary)
+			}
+		}
+		return out
 	}
+	runAll() // warm: the buffers grow to their size
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	got, err := Compare(context.Background(), e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := runAll()
 	runtime.ReadMemStats(&after)
-	runs := len(e.Policies) * len(e.Seeds)
-	perRun := float64(after.TotalAlloc-before.TotalAlloc) / float64(runs)
+	perRun := float64(after.TotalAlloc-before.TotalAlloc) / float64(len(policies)*seeds)
 	if buffer := float64(8 * expectedCohort(&scn, proto)); perRun >= buffer {
 		t.Errorf("%.0f bytes allocated per run; one run's latency buffer alone is %.0f", perRun, buffer)
 	}
-	for i, p := range got.Policies {
-		for j, r := range p.Records {
-			alone, err := Run(context.Background(), RunSpec{Scenario: scn, Policy: e.Policies[i], Seed: e.Seeds[j], Protocol: proto, SummaryOnly: true})
+	for i, runs := range got {
+		for j, r := range runs {
+			alone, err := Run(context.Background(), RunSpec{Scenario: scn, Policy: policies[i], Seed: uint64(j + 1), Protocol: proto, SummaryOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			a, _ := json.Marshal(r)
 			b, _ := json.Marshal(alone.RunSummary)
 			if !bytes.Equal(a, b) {
-				t.Fatalf("%s seed %d:\n%s in the comparison,\n%s alone", p.Name, e.Seeds[j], a, b)
+				t.Fatalf("%s seed %d:\n%s through the runner,\n%s alone", policies[i].Name, j+1, a, b)
 			}
 		}
 	}
 	// The Simulator and its replicas' arrays are among what is handed on.
-	runner := NewRunner(scn)
 	b := &runner.buffers
-	spec := RunSpec{Scenario: scn, Policy: e.Policies[0], Seed: 1, Protocol: proto, SummaryOnly: true}
+	spec := RunSpec{Scenario: scn, Policy: policies[0], Seed: 1, Protocol: proto, SummaryOnly: true}
 	if _, err := runner.Run(context.Background(), spec); err != nil {
 		t.Fatal(err)
 	}
 	last, replicas := b.sim, b.replicas
-	next, err := newSimulator(scn, e.Policies[1], SimOptions{Seed: 2, Measure: &proto}, simInternals{buffers: b})
+	next, err := newSimulator(scn, policies[1], SimOptions{Seed: 2, Measure: &proto}, simInternals{buffers: b})
 	switch {
 	case err != nil:
 		t.Fatal(err)

@@ -287,14 +287,14 @@ func TestServingRunStopsOnCancel(t *testing.T) {
 // and prefix-cache tokens over time, agreeing at the cutoff with the
 // run's per-replica figures; a run of the specification's model has none.
 func TestServingTimeline(t *testing.T) {
-	e := richExperiment()
-	r := mustRun(t, RunSpec{Scenario: e.Scenario, Policy: LeastQueue(), Seed: 2, Protocol: e.Protocol, SampleEvery: 100})
+	scn, proto := richServing(9), Protocol{Warmup: 10000, Measure: 60000, SLO: 1e5}
+	r := mustRun(t, RunSpec{Scenario: scn, Policy: LeastQueue(), Seed: 2, Protocol: proto, SampleEvery: 100})
 	pts := r.Timeline.Points
 	last := pts[len(pts)-1]
 	var kvSeen bool
 	for _, p := range pts {
 		for i := range p.KVUtil {
-			if p.KVUtil[i] < 0 || p.KVUtil[i] > 1 || p.InFlight[i] > e.Scenario.Serving.MaxBatch {
+			if p.KVUtil[i] < 0 || p.KVUtil[i] > 1 || p.InFlight[i] > scn.Serving.MaxBatch {
 				t.Fatalf("at %g ms replica %d: KV %g, batch %d", p.At, i+1, p.KVUtil[i], p.InFlight[i])
 			}
 			kvSeen = kvSeen || p.KVUtil[i] > 0.5
@@ -302,11 +302,11 @@ func TestServingTimeline(t *testing.T) {
 	}
 	var mark TimelinePoint
 	for _, p := range pts {
-		if p.At <= e.Protocol.Warmup {
+		if p.At <= proto.Warmup {
 			mark = p
 		}
 	}
-	if mark.At != e.Protocol.Warmup || last.At != e.Protocol.Horizon() {
+	if mark.At != proto.Warmup || last.At != proto.Horizon() {
 		t.Fatalf("points at %g and %g ms, want the warm-up's end and the cutoff", mark.At, last.At)
 	}
 	for i, rep := range r.PerReplica {
