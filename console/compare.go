@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -60,8 +61,8 @@ func (s *Server) runComparison(ctx context.Context, p *page, on string) (compare
 	if err != nil {
 		return compareResult{}, err
 	}
-	c, err := engine.Compare(ctx, engine.Experiment{Scenario: scn, Policies: s.comparedPolicies(p),
-		Seeds: engine.DefaultSeeds(compareSeeds), Protocol: engine.DefaultProtocol()})
+	c, err := experiment.Compare(ctx, experiment.Experiment{Scenario: scn, Policies: s.comparedPolicies(p),
+		Seeds: experiment.DefaultSeeds(compareSeeds), Protocol: engine.DefaultProtocol()})
 	if err != nil {
 		return compareResult{}, err
 	}

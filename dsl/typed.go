@@ -18,7 +18,7 @@ import (
 // a literal of the value go/constant computed, converted to the type Go
 // gave it (var z float64 = 3 / 2 compiles as var z float64 = float64(1)),
 // and a variable a top-level statement declares gets its type written out
-// (p0 := res.Policies[0] compiles as var p0 engine.PolicyResult =
+// (p0 := res.Policies[0] compiles as var p0 experiment.PolicyResult =
 // res.Policies[0]), so the interpreter guesses neither.
 
 // typedRewrite applies the check's findings to a chunk of the running cell.

@@ -1,34 +1,41 @@
 // Package engine is routelab's model: a seeded, exactly reproducible
 // simulation of a router in front of N inference replicas, the routing
-// policies, the scenarios, and the experiments that compare them.
+// policies and routers, and the scenarios they run. The experiments that
+// compare policies (Compare, Sweep, Study, paired statistics) are package
+// experiment, which imports this one; engine never imports it.
 //
-// Read first:
-//   - sim.go: the fixed 0.5 ms timestep simulator — what happens at a
-//     boundary, and in which order;
-//   - workload.go: how a seed becomes a request stream (four draws per
-//     request, all before routing: common random numbers across policies);
-//   - policy.go: the router's view and the built-in policies;
-//   - experiment.go and study.go: Compare, Sweep and the specification's
-//     exploration-weight study. An experiment keeps a small RunSummary per
-//     run, and each whole RunResult only when asked (Keep), so its memory
-//     need not grow with the length of its runs; jobs.go builds each run's
-//     spec when a worker takes it, and the writers (report.go, jsonout.go)
-//     format one run at a time;
-//   - paired.go: confidence intervals of paired per-seed differences
-//     between policies (common random numbers), asked for beside the
-//     descriptive tables; metrics.go is the one list of metrics they, their
-//     records and the paired figure read; study_stats.go the study's
-//     standard errors and selection margin.
+// Read first, by group:
+//   - the simulator: sim.go (the fixed 0.5 ms timestep — what happens at a
+//     boundary, and in which order), clock.go, queue.go, cohort.go (the
+//     measurement protocol), run.go (Run, RunSummary, RunResult) and
+//     runner.go (Runner: many runs with prepared samplers and reused
+//     buffers, what experiments run through);
+//   - the workload: workload.go (how a seed becomes a request stream: four
+//     draws per request, all before routing, common random numbers across
+//     policies), tokens.go, trace.go, rng.go, calibration.go;
+//   - scenarios: scenario.go, scenariofile.go, serving_scenarios.go;
+//   - the serving model, on the simulator's hot path: server.go (the seam
+//     between a replica and its server) → batch.go, batch_queue.go →
+//     span.go, decode.go → signals.go (what a router sees, and when),
+//     serving.go, serving_workload.go, serving_metrics.go;
+//   - the policy contract and the built-ins: policy.go (View, Replica,
+//     Policy and its optional interfaces, the registry), switching.go,
+//     routers.go and routers_scoring.go (the production routers);
+//   - records: metrics.go (Metric, the one list of metrics), report.go
+//     (RunRecord, Field, WriteCSV), stats.go (latency statistics);
+//   - live views: live.go (a Simulator stepped by a console or notebook);
+//   - display: show*.go, String and HTML for every type above.
 //
 // docs/model.md is the reference for the model; docs/validation.md shows it
 // agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)
 // and reproducing the specification's failure modes.
 //
-// The package uses only the standard library and imports nothing of
-// notebooks, charts or interpreters. It never prints; runs take a context.
-// Its values describe themselves: String, and HTML tables that a notebook
-// finds by method name alone (show.go and its siblings).
-// Randomness comes from Rand (xoshiro256**), with one stream per purpose, and
-// the workload uses exactly specified elementary functions (xmath.go), so a
-// seed gives the same workload on every platform and Go version.
+// The package imports only the standard library and routelab's leaf
+// packages under internal/ (sheet, record, xmath), never notebooks, charts
+// or interpreters. It never prints; runs take a context. Its values
+// describe themselves: String, and HTML tables that a notebook finds by
+// method name alone. Randomness comes from Rand (xoshiro256**), with one
+// stream per purpose, and the workload uses exactly specified elementary
+// functions (internal/xmath), so a seed gives the same workload on every
+// platform and Go version.
 package engine

@@ -3,8 +3,11 @@ package engine
 import (
 	"bytes"
 	"context"
+	"flag"
 	"testing"
 )
+
+var update = flag.Bool("update", false, "rewrite golden files")
 
 // allPolicies are the built-ins, each freshly constructed.
 func allPolicies() []PolicySpec {
@@ -42,19 +45,6 @@ func mustRun(t testing.TB, spec RunSpec) *RunResult {
 		t.Fatal(err)
 	}
 	return r
-}
-
-func compareJSON(t testing.TB, e Experiment) []byte {
-	t.Helper()
-	c, err := Compare(context.Background(), e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := c.WriteJSON(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
 }
 
 // checkConservation asserts cohort arrivals = completed + shed + unfinished,

@@ -70,7 +70,7 @@ type Metric struct {
 
 // Optional tells whether the metric belongs to an opt-in model, so that
 // runs without that model do not have it (see Has).
-func (m Metric) Optional() bool { return m.Optional() }
+func (m Metric) Optional() bool { return m.has != nil }
 
 // Has tells whether a run has the metric (every metric of the
 // specification's model is in every run).

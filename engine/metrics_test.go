@@ -12,7 +12,7 @@ import (
 // the specification's alone for a run of its model.
 func TestMetricsMatchRunRecord(t *testing.T) {
 	spec := mustRun(t, RunSpec{Scenario: mustScenario(t, "straggler", DefaultRate, DefaultHeterogeneity), Policy: Adaptive(DefaultAdaptiveParams()), Seed: 3, Protocol: DefaultProtocol()})
-	serving := mustRun(t, RunSpec{Scenario: richServing(9), Policy: LeastQueue(), Seed: 3, Protocol: richExperiment().Protocol})
+	serving := mustRun(t, RunSpec{Scenario: richServing(9), Policy: LeastQueue(), Seed: 3, Protocol: Protocol{Warmup: 10000, Measure: 60000, SLO: 1e5}})
 	for _, r := range []*RunSummary{&spec.RunSummary, &serving.RunSummary} {
 		var metrics []Metric
 		for _, m := range Metrics() {

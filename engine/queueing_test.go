@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // These tests check the simulator against queueing theory. Each replica
@@ -61,8 +62,8 @@ func (e estimate) String() string {
 // runSeeds runs pol on scn for seeds 1..n and returns one figure per seed.
 func runSeeds(t *testing.T, scn engine.Scenario, pol engine.PolicySpec, proto engine.Protocol, n int, f func(*engine.RunResult) float64) estimate {
 	t.Helper()
-	c, err := engine.Compare(context.Background(), engine.Experiment{
-		Scenario: scn, Policies: []engine.PolicySpec{pol}, Seeds: engine.DefaultSeeds(n), Protocol: proto,
+	c, err := experiment.Compare(context.Background(), experiment.Experiment{
+		Scenario: scn, Policies: []engine.PolicySpec{pol}, Seeds: experiment.DefaultSeeds(n), Protocol: proto,
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"testing"
 )
 
@@ -25,30 +24,6 @@ func richServing(rate float64) Scenario {
 	s.Events = []Event{{At: 20000, Kind: EventFail, Replica: 2}, {At: 40000, Kind: EventRecover, Replica: 2},
 		{At: 30000, Kind: EventSlow, Replica: 1, Value: 3}, {At: 50000, Kind: EventRestore, Replica: 1}}
 	return s
-}
-
-func richExperiment() Experiment {
-	return Experiment{Scenario: richServing(9), Policies: []PolicySpec{LeastQueue(), PowerOfTwo(), LeastKV(), JoinIdleQueue()},
-		Seeds: DefaultSeeds(3), Protocol: Protocol{Warmup: 10000, Measure: 60000, SLO: 1e5}}
-}
-
-// A serving comparison gives the same bytes whatever the parallelism:
-// GOMAXPROCS 1 and 4, and five workers.
-func TestServingResultsIndependentOfParallelism(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	runtime.GOMAXPROCS(1)
-	one := compareJSON(t, richExperiment())
-	runtime.GOMAXPROCS(4)
-	four := compareJSON(t, richExperiment())
-	e := richExperiment()
-	e.Workers = 5
-	five := compareJSON(t, e)
-	if !bytes.Equal(one, four) || !bytes.Equal(one, five) {
-		t.Fatal("serving results depend on GOMAXPROCS or the number of workers")
-	}
-	if !bytes.Contains(one, []byte(`"ttft_p99_ms"`)) || !bytes.Contains(one, []byte(`"serving"`)) {
-		t.Fatalf("the serving comparison's JSON lacks its serving figures:\n%.2000s", one)
-	}
 }
 
 // Advancing in any chunks, or visiting every boundary, gives the same

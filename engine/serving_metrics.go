@@ -3,8 +3,6 @@ package engine
 import (
 	"math"
 	"slices"
-
-	"github.com/routelab/routelab/internal/sheet"
 )
 
 // ServingSummary is what a run of the serving model measured beyond the
@@ -166,19 +164,5 @@ func servingMetrics() []Metric {
 		valued("prefix_hit_rate", "prefix hit rate", "fraction", higher, med, "cached tokens / prefix tokens", func(s *ServingSummary) float64 { return s.HitRate }),
 		valued("mean_batch", "mean batch", "req", none, med, "running requests per replica, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanBatch }),
 		valued("mean_kv_util", "mean KV utilisation", "fraction", none, med, "fraction of KV blocks held, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanKVUtil }),
-	}
-}
-
-// servingColumns are the comparison table's columns for the serving model.
-func servingColumns() []summaryColumn {
-	sv := func(key, format string, scale float64) func(Summary) string {
-		return func(s Summary) string { return sheet.Dash(format, scale*s.MedianOf(key)) }
-	}
-	return []summaryColumn{
-		{"TTFT p99 ms", sv("ttft_p99_ms", "%.1f", 1)},
-		{"ITL p99 ms", sv("itl_p99_ms", "%.1f", 1)},
-		{"serving SLO", sv("serving_attainment", "%.2f%%", 100)},
-		{"prefix hits", sv("prefix_hit_rate", "%.1f%%", 100)},
-		{"preemptions", sv("preemptions", "%.0f", 1)},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -83,7 +84,7 @@ func (e *Env) Compare(scn *Scenario, policies ...PolicySpec) *Comparison {
 	if err != nil {
 		fail("lab.Compare", err)
 	}
-	c, err := engine.Compare(e.ctx(), engine.Experiment{
+	c, err := experiment.Compare(e.ctx(), experiment.Experiment{
 		Scenario: s, Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
 	})
 	if err != nil {
@@ -115,8 +116,8 @@ func (e *Env) Sweep(scn *Scenario, rates []float64, policies ...PolicySpec) *Swe
 	if err != nil {
 		fail("lab.Sweep", err)
 	}
-	res, err := engine.RunSweep(e.ctx(), engine.Sweep{
-		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(s, rates...),
+	res, err := experiment.RunSweep(e.ctx(), experiment.Sweep{
+		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: experiment.RateSweep(s, rates...),
 		Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
 	})
 	if err != nil {
@@ -132,11 +133,11 @@ func (e *Env) Study(path string) *StudyResult {
 	if err != nil {
 		fail("lab.Study", err)
 	}
-	cfg, err := engine.ParseStudy(data, path)
+	cfg, err := experiment.ParseStudy(data, path)
 	if err != nil {
 		fail("lab.Study", err)
 	}
-	res, err := engine.RunStudy(e.ctx(), cfg, e.Workers, nil)
+	res, err := experiment.RunStudy(e.ctx(), cfg, e.Workers, nil)
 	if err != nil {
 		fail("lab.Study", err)
 	}

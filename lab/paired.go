@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/display"
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -20,7 +20,7 @@ import (
 // shows as a table beside the comparison's own, which stays descriptive;
 // Chart draws the per-seed differences.
 type Paired struct {
-	*engine.Paired
+	*experiment.Paired
 	c    *Comparison
 	a, b string
 }
@@ -29,12 +29,12 @@ type Paired struct {
 // t-intervals. a and b must be two different policies of the comparison,
 // which must have at least 2 seeds.
 func (c *Comparison) Paired(a, b string) *Paired {
-	return c.paired("Comparison.Paired", a, b, engine.PairedT)
+	return c.paired("Comparison.Paired", a, b, experiment.PairedT)
 }
 
-func (c *Comparison) paired(op, a, b string, method engine.PairedMethod) *Paired {
+func (c *Comparison) paired(op, a, b string, method experiment.PairedMethod) *Paired {
 	checkPair(op, a, b, policyNames(c.Comparison))
-	p, err := c.Comparison.Paired(engine.PairedOptions{Baseline: a, Policies: []string{b}, Method: method})
+	p, err := c.Comparison.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}, Method: method})
 	if err != nil {
 		fail(op, err)
 	}
@@ -48,7 +48,7 @@ func (p *Paired) Bootstrap() *Paired {
 	if p.c == nil {
 		failf("Paired.Bootstrap", "empty paired comparison (Comparison.Paired makes one)")
 	}
-	return p.c.paired("Paired.Bootstrap", p.a, p.b, engine.PairedBootstrap)
+	return p.c.paired("Paired.Bootstrap", p.a, p.b, experiment.PairedBootstrap)
 }
 
 // Chart draws the per-seed differences b − a in p99 and attainment, each
@@ -111,11 +111,11 @@ func (p Paired) Bundle() display.Bundle {
 
 // Paired compares policy b with the baseline a at every rate of the sweep,
 // seed by seed, with paired t-intervals: the uncertainty of each point.
-func (s *SweepResult) Paired(a, b string) *engine.SweepPaired {
+func (s *SweepResult) Paired(a, b string) *experiment.SweepPaired {
 	if len(s.Comparisons) > 0 {
 		checkPair("SweepResult.Paired", a, b, policyNames(s.Comparisons[0]))
 	}
-	p, err := s.SweepResult.Paired(engine.PairedOptions{Baseline: a, Policies: []string{b}})
+	p, err := s.SweepResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}})
 	if err != nil {
 		fail("SweepResult.Paired", err)
 	}
@@ -125,9 +125,9 @@ func (s *SweepResult) Paired(a, b string) *engine.SweepPaired {
 // Paired compares validated policy b with the baseline a, seed by seed over
 // the validation seeds (each seed's figure its mean over the conditions),
 // with paired t-intervals.
-func (s *StudyResult) Paired(a, b string) *engine.Paired {
+func (s *StudyResult) Paired(a, b string) *experiment.Paired {
 	checkPair("StudyResult.Paired", a, b, s.Config.Policies)
-	p, err := s.StudyResult.Paired(engine.PairedOptions{Baseline: a, Policies: []string{b}})
+	p, err := s.StudyResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}})
 	if err != nil {
 		fail("StudyResult.Paired", err)
 	}
@@ -143,7 +143,7 @@ func checkPair(op, a, b string, names []string) {
 	check(op, a != b, "b", b, fmt.Sprintf("a policy other than a (%q), %s", a, have))
 }
 
-func policyNames(c *engine.Comparison) []string {
+func policyNames(c *experiment.Comparison) []string {
 	out := make([]string, len(c.Policies))
 	for i, p := range c.Policies {
 		out[i] = p.Name

@@ -9,6 +9,7 @@ import (
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // res.Paired(a, b) is b against the baseline a in every paired metric; it
@@ -25,7 +26,7 @@ func TestComparisonPaired(t *testing.T) {
 		t.Errorf("display: %q", b.Text())
 	}
 	boot := p.Bootstrap()
-	if boot.Method != engine.PairedBootstrap || boot.Stats[0].DiffMean != p.Stats[0].DiffMean {
+	if boot.Method != experiment.PairedBootstrap || boot.Stats[0].DiffMean != p.Stats[0].DiffMean {
 		t.Errorf("bootstrap: method %s, mean %g (t: %g)", boot.Method, boot.Stats[0].DiffMean, p.Stats[0].DiffMean)
 	}
 	if !strings.Contains(display.Of(p.Chart())[display.TextHTML].(string), "<div") {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -14,7 +15,7 @@ import (
 // summary across seeds. It shows as a table; Chart and CDF draw it; Paired
 // compares two of its policies seed by seed (paired.go).
 type Comparison struct {
-	*engine.Comparison
+	*experiment.Comparison
 	env *Env
 }
 
@@ -48,7 +49,7 @@ func (c *Comparison) Report() *plot.ComparisonReport {
 }
 
 // Summary returns a policy's summary across seeds.
-func (c *Comparison) Summary(policy string) engine.Summary {
+func (c *Comparison) Summary(policy string) experiment.Summary {
 	p := c.Policy(policy)
 	if p == nil {
 		failf("Comparison.Summary", "no policy %q in this comparison (have %s)", policy, c.names())
@@ -119,7 +120,7 @@ func (r *RunResult) Timeline() *Figure {
 
 // SweepResult is a comparison at each point of a rate sweep.
 type SweepResult struct {
-	*engine.SweepResult
+	*experiment.SweepResult
 	env *Env
 }
 
@@ -131,7 +132,7 @@ func (s *SweepResult) Chart() *Figure {
 
 // StudyResult is the exploration-weight study.
 type StudyResult struct {
-	*engine.StudyResult
+	*experiment.StudyResult
 	env *Env
 }
 

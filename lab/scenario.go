@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Scenario describes a cluster, its workload, its timeline of events and the
@@ -85,7 +86,7 @@ func checkRate(op string, rps float64) {
 // replicas at 8/11/16 ms, 100 req/s Poisson, token-based demand, no events;
 // 10 seeds, 3 s warm-up, 12 s measurement, 50 ms SLO.
 func NewScenario(name string) *Scenario {
-	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: engine.DefaultSeeds(engine.DefaultSeedCount)}
+	return &Scenario{scn: engine.NewScenario(name), proto: engine.DefaultProtocol(), seeds: experiment.DefaultSeeds(engine.DefaultSeedCount)}
 }
 
 func builtin(op, name string) *Scenario {
@@ -259,7 +260,7 @@ func toMs(seconds float64) float64 {
 // Seeds sets the number of seeds (1..n).
 func (s *Scenario) Seeds(n int) *Scenario {
 	check("Scenario.Seeds", n >= 1, "n", n, "a number of seeds >= 1")
-	return s.with("Scenario.Seeds", func(c *Scenario) { c.seeds = engine.DefaultSeeds(n) })
+	return s.with("Scenario.Seeds", func(c *Scenario) { c.seeds = experiment.DefaultSeeds(n) })
 }
 
 // SeedList sets the seeds explicitly: at least one, each >= 1, no repeats.

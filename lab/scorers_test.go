@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // chat is a small serving scenario with shared system prompts: three
@@ -23,7 +24,7 @@ func chat(t *testing.T) engine.Scenario {
 
 func compareJSON(t *testing.T, scn engine.Scenario, specs ...PolicySpec) []byte {
 	t.Helper()
-	c, err := engine.Compare(context.Background(), engine.Experiment{Scenario: scn, Policies: specs, Seeds: engine.DefaultSeeds(3),
+	c, err := experiment.Compare(context.Background(), experiment.Experiment{Scenario: scn, Policies: specs, Seeds: experiment.DefaultSeeds(3),
 		Protocol: engine.Protocol{Warmup: 1000, Measure: 4000, SLO: 2000}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // maxCDFPoints bounds the points of each CDF series; the downsampling keeps
@@ -23,7 +24,7 @@ const maxCDFPoints = 400
 // its policy's dash, and its marker at the pooled p50, p90 and p99.
 // Policies whose runs completed no cohort request are left out and named
 // in the subtitle.
-func LatencyCDF(c *engine.Comparison, options ...Option) (*Figure, error) {
+func LatencyCDF(c *experiment.Comparison, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
@@ -46,7 +47,7 @@ type pooled struct {
 	lat  []float64
 }
 
-func pooledLatencies(c *engine.Comparison) (pools []pooled, none []string) {
+func pooledLatencies(c *experiment.Comparison) (pools []pooled, none []string) {
 	for _, p := range c.Policies {
 		var all []float64
 		for _, r := range p.Runs {
@@ -68,7 +69,7 @@ var (
 	cdfYName = [2]string{"requests (%)", "requests (%, log scale)"}
 )
 
-func drawCDF(l *layout, c *engine.Comparison, pools []pooled, none []string, title string) (float64, error) {
+func drawCDF(l *layout, c *experiment.Comparison, pools []pooled, none []string, title string) (float64, error) {
 	slo := c.Protocol.SLO
 	var p99s, drawn []string
 	lo, hi, most := math.Inf(1), slo, 0

@@ -10,6 +10,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Comparison draws an experiment as four panels, one row per policy, so
@@ -22,7 +23,7 @@ import (
 // and are left out of the latency panel, never drawn as zero. The subtitle
 // names the policy with the lowest median p99 and the one with the highest
 // attainment.
-func Comparison(c *engine.Comparison, options ...Option) (*Figure, error) {
+func Comparison(c *experiment.Comparison, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func Comparison(c *engine.Comparison, options ...Option) (*Figure, error) {
 		draw: func(l *layout) (float64, error) { return drawComparison(l, c, title) }})
 }
 
-func checkComparison(c *engine.Comparison) error {
+func checkComparison(c *experiment.Comparison) error {
 	if c == nil {
 		return errors.New("plot: nil comparison")
 	}
@@ -55,7 +56,7 @@ func checkComparison(c *engine.Comparison) error {
 	return nil
 }
 
-func policyNames(c *engine.Comparison) []string {
+func policyNames(c *experiment.Comparison) []string {
 	names := make([]string, len(c.Policies))
 	for i, p := range c.Policies {
 		names[i] = p.Name
@@ -64,7 +65,7 @@ func policyNames(c *engine.Comparison) []string {
 }
 
 // drawComparison lays the comparison out on l.
-func drawComparison(l *layout, c *engine.Comparison, title string) (float64, error) {
+func drawComparison(l *layout, c *experiment.Comparison, title string) (float64, error) {
 	l.heading(title, comparisonCaption(c))
 	l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
 	g := newPanels(l, c)
@@ -79,7 +80,7 @@ func drawComparison(l *layout, c *engine.Comparison, title string) (float64, err
 
 // comparisonCaption is the subtitle: what was run, who did best, and how
 // to read the marks.
-func comparisonCaption(c *engine.Comparison) string {
+func comparisonCaption(c *experiment.Comparison) string {
 	lines := []string{setupLine(c), winnersLine(c),
 		"bars, ticks and values: medians across seeds · markers: single seeds · whiskers: p99 min–max across seeds (observed, not a confidence interval) · dashed: SLO"}
 	var none []string
@@ -105,13 +106,13 @@ func markerEntries(cv *canvas, names []string) []legendEntry {
 }
 
 // setupLine describes what was run.
-func setupLine(c *engine.Comparison) string {
+func setupLine(c *experiment.Comparison) string {
 	return fmt.Sprintf("%s · %s · %d seeds · %g s measured after %g s warm-up · SLO %g ms",
 		c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.Protocol.SLO)
 }
 
 // winnersLine names the best median p99 and the best median attainment.
-func winnersLine(c *engine.Comparison) string {
+func winnersLine(c *experiment.Comparison) string {
 	bestLat, bestAtt := -1, -1
 	for i, p := range c.Policies {
 		s := p.Summary
@@ -154,7 +155,7 @@ var (
 
 const minPanel = 72.0 // the narrowest panel worth drawing: "0 50 100" fits
 
-func newPanels(l *layout, c *engine.Comparison) *panels {
+func newPanels(l *layout, c *experiment.Comparison) *panels {
 	g := &panels{n: len(c.Policies)}
 	for _, p := range c.Policies {
 		g.lostLabels = append(g.lostLabels, strconv.FormatFloat(lostOf(p.Summary), 'g', -1, 64))
@@ -190,7 +191,7 @@ func (g *panels) unit(p int) string {
 // hold half of each neighbour's end tick labels, and the right margin half
 // of the last one; the ticks depend on the panel width, so the widths are
 // settled in turns. It returns the panel width.
-func (g *panels) fit(l *layout, c *engine.Comparison, room float64) float64 {
+func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 {
 	g.gapX = 24
 	right := 0.0
 	for range 6 {
@@ -262,7 +263,7 @@ func (g *panels) height(l *layout, rowH float64) float64 {
 }
 
 // place writes the grids, axes, headings and series.
-func (g *panels) place(l *layout, c *engine.Comparison, rowH float64) {
+func (g *panels) place(l *layout, c *experiment.Comparison, rowH float64) {
 	var grids []opts.Grid
 	var xAxes, yAxes []any
 	top := l.y
@@ -300,7 +301,7 @@ func policyAxis(grid int, names []string, labels bool) map[string]any {
 
 // latencyTicks is the p99 axis: log when the p99s span ten times or more
 // (ScaleAuto), from the SLO or the lowest p99 to the highest.
-func latencyTicks(scale Scale, c *engine.Comparison, pw float64) ticks {
+func latencyTicks(scale Scale, c *experiment.Comparison, pw float64) ticks {
 	lo, hi := math.Inf(1), c.Protocol.SLO
 	for _, p := range c.Policies {
 		if p.Summary.LatencyRuns > 0 {
@@ -326,7 +327,7 @@ func latencyTicks(scale Scale, c *engine.Comparison, pw float64) ticks {
 // medianLabel places a policy's median p99 on axis t of width pw: right of
 // its whisker, else left of it, else above the whisker in its row, kept
 // within the panel.
-func medianLabel(t ticks, s engine.Summary, row int, text string, pw, rowH float64) placed {
+func medianLabel(t ticks, s experiment.Summary, row int, text string, pw, rowH float64) placed {
 	w := fontValue.width(text)
 	p := placed{x: s.P99Max, y: float64(row), dx: 8, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
 	switch {
@@ -342,7 +343,7 @@ func medianLabel(t ticks, s engine.Summary, row int, text string, pw, rowH float
 
 func attainmentTicks(pw float64) ticks { return linearTicks(0, 100, pw, true, 5) }
 
-func goodputTicks(c *engine.Comparison, pw float64) ticks {
+func goodputTicks(c *experiment.Comparison, pw float64) ticks {
 	var hi float64
 	for _, p := range c.Policies {
 		for _, r := range p.Runs {
@@ -352,10 +353,10 @@ func goodputTicks(c *engine.Comparison, pw float64) ticks {
 	return linearTicks(0, math.Max(hi, 1), pw, true, 5)
 }
 
-func lostOf(s engine.Summary) float64 { return s.MedianShed + s.MedianUnfinished }
+func lostOf(s experiment.Summary) float64 { return s.MedianShed + s.MedianUnfinished }
 
 // lostTicks leaves room right of each lost-requests bar for its count.
-func lostTicks(c *engine.Comparison, pw float64, labels []string) ticks {
+func lostTicks(c *experiment.Comparison, pw float64, labels []string) ticks {
 	top := 1.0
 	for i, p := range c.Policies {
 		top = math.Max(top, lostOf(p.Summary)*pw/math.Max(pw-fontValue.width(labels[i])-10, 1))
@@ -369,7 +370,7 @@ func lostTicks(c *engine.Comparison, pw float64, labels []string) ticks {
 
 // latencyPanel adds the SLO line and its label, and per policy the p99
 // whisker, median tick and value, and seed markers.
-func latencyPanel(l *layout, c *engine.Comparison, x ticks, pw, rowH float64) {
+func latencyPanel(l *layout, c *experiment.Comparison, x ticks, pw, rowH float64) {
 	slo := c.Protocol.SLO
 	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
 	text := fmt.Sprintf("SLO %g ms", slo)
@@ -401,7 +402,7 @@ const whisker = `function (params, api) {
     {type: "rect", shape: {x: m[0] - 2, y: m[1] - h, width: 4, height: 2 * h}, style: {fill: api.visual("color")}}]};
 }`
 
-func latencyRow(l *layout, i int, p engine.PolicyResult, seeds []uint64, rowH float64) {
+func latencyRow(l *layout, i int, p experiment.PolicyResult, seeds []uint64, rowH float64) {
 	s := p.Summary
 	st := l.style(p.Name)
 	of := fmt.Sprintf("%d of %d runs", s.LatencyRuns, s.Runs)
@@ -445,7 +446,7 @@ func seedDots(name string, st style, grid int, data []any) charts.SingleSeries {
 // Each policy's bar is its own series with values only in its own row, and
 // all bars of a panel share a stack, so each row holds one centred bar in
 // the policy's colour.
-func metricPanels(l *layout, i, n int, p engine.PolicyResult, seeds []uint64, rowH float64) {
+func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64) {
 	s, color := p.Summary, l.color(p.Name)
 	row := func(v float64, tip string) []any {
 		data := make([]any, n)
@@ -484,7 +485,7 @@ func metricPanels(l *layout, i, n int, p engine.PolicyResult, seeds []uint64, ro
 }
 
 // lostLabels writes each policy's lost count right of its bar.
-func lostLabels(l *layout, c *engine.Comparison, texts []string) {
+func lostLabels(l *layout, c *experiment.Comparison, texts []string) {
 	var out []placed
 	for i, p := range c.Policies {
 		out = append(out, placed{x: lostOf(p.Summary), y: float64(i), dx: 6, dy: -fontValue.lineHeight() / 2,
@@ -495,7 +496,7 @@ func lostLabels(l *layout, c *engine.Comparison, texts []string) {
 
 // runDots are a policy's per-seed values in a panel; runs where value is
 // undefined are left out.
-func runDots(p engine.PolicyResult, seeds []uint64, row int, rowH float64, value func(*engine.RunResult) (float64, string)) []any {
+func runDots(p experiment.PolicyResult, seeds []uint64, row int, rowH float64, value func(*engine.RunResult) (float64, string)) []any {
 	var dots []any
 	for k, r := range p.Runs {
 		v, text := value(r)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // seriesIn returns the series named name in grid (xAxisIndex) of type typ.
@@ -45,7 +46,7 @@ func subtitle(o map[string]any) string {
 // shows one dot per run that has one, none drawn at zero, and a policy
 // without any is named in the subtitle and has no latency marks at all.
 func TestComparisonLeavesOutUndefinedLatency(t *testing.T) {
-	for _, c := range []*engine.Comparison{sparseComparison(t), halfDeadComparison(t)} {
+	for _, c := range []*experiment.Comparison{sparseComparison(t), halfDeadComparison(t)} {
 		f, err := Comparison(c)
 		if err != nil {
 			t.Fatal(err)
@@ -68,7 +69,7 @@ func TestComparisonLeavesOutUndefinedLatency(t *testing.T) {
 			if marks := len(seriesIn(o, 0, "custom", p.Name)); (marks == 0) != none {
 				t.Errorf("%s: %d whiskers with %d latency runs", p.Name, marks, p.Summary.LatencyRuns)
 			}
-			if strings.Contains(subtitle(o), "no p99") != slices.ContainsFunc(c.Policies, func(p engine.PolicyResult) bool { return p.Summary.LatencyRuns == 0 }) {
+			if strings.Contains(subtitle(o), "no p99") != slices.ContainsFunc(c.Policies, func(p experiment.PolicyResult) bool { return p.Summary.LatencyRuns == 0 }) {
 				t.Errorf("subtitle %q", subtitle(o))
 			}
 		}
@@ -84,7 +85,7 @@ func TestComparisonLeavesOutUndefinedLatency(t *testing.T) {
 }
 
 func TestComparisonLatencyScale(t *testing.T) {
-	scale := func(c *engine.Comparison, opts ...Option) any {
+	scale := func(c *experiment.Comparison, opts ...Option) any {
 		f, err := Comparison(c, opts...)
 		if err != nil {
 			t.Fatal(err)
@@ -379,7 +380,7 @@ func TestStudyHeatmapCells(t *testing.T) {
 			t.Errorf("scores %q: the selected weight's is not told apart", scores)
 		}
 	}
-	if _, err := StudyHeatmap(&engine.StudyResult{}); err == nil {
+	if _, err := StudyHeatmap(&experiment.StudyResult{}); err == nil {
 		t.Error("empty study: no error")
 	}
 }
@@ -552,7 +553,7 @@ func TestComparisonTable(t *testing.T) {
 		t.Error("NaN in the table")
 	}
 	// The best p99 is bold: adaptive's or latency-aware's, whichever is lower.
-	best := slices.MinFunc(c.Policies[1:], func(a, b engine.PolicyResult) int { return cmp.Compare(a.Summary.MedianP99, b.Summary.MedianP99) })
+	best := slices.MinFunc(c.Policies[1:], func(a, b experiment.PolicyResult) int { return cmp.Compare(a.Summary.MedianP99, b.Summary.MedianP99) })
 	if !doc.bold[best.Name+"/4"] || len(doc.bold) < 5 {
 		t.Errorf("bold cells %v; the best p99 is %s's", doc.bold, best.Name)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // The figure builders are tested on real engine results: small experiments
@@ -12,18 +13,18 @@ import (
 
 // testComparison runs the specification's four policies on a built-in
 // scenario at 175 req/s, four seeds.
-func testComparison(t testing.TB, scenario string) *engine.Comparison {
+func testComparison(t testing.TB, scenario string) *experiment.Comparison {
 	t.Helper()
 	scn, err := engine.BuiltinScenario(scenario, 175, engine.DefaultHeterogeneity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compare(t, scn, engine.SpecificationPolicies(), engine.DefaultSeeds(4), engine.DefaultProtocol())
+	return compare(t, scn, engine.SpecificationPolicies(), experiment.DefaultSeeds(4), engine.DefaultProtocol())
 }
 
-func compare(t testing.TB, scn engine.Scenario, policies []engine.PolicySpec, seeds []uint64, proto engine.Protocol) *engine.Comparison {
+func compare(t testing.TB, scn engine.Scenario, policies []engine.PolicySpec, seeds []uint64, proto engine.Protocol) *experiment.Comparison {
 	t.Helper()
-	c, err := engine.Compare(context.Background(), engine.Experiment{Scenario: scn, Policies: policies, Seeds: seeds, Protocol: proto})
+	c, err := experiment.Compare(context.Background(), experiment.Experiment{Scenario: scn, Policies: policies, Seeds: seeds, Protocol: proto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func compare(t testing.TB, scn engine.Scenario, policies []engine.PolicySpec, se
 
 // injectionComparison names a policy and the scenario with the injection
 // string, beside a built-in policy.
-func injectionComparison(t testing.TB) *engine.Comparison {
+func injectionComparison(t testing.TB) *experiment.Comparison {
 	t.Helper()
 	scn, err := engine.BuiltinScenario("failure", 150, engine.DefaultHeterogeneity)
 	if err != nil {
@@ -41,17 +42,17 @@ func injectionComparison(t testing.TB) *engine.Comparison {
 	scn.Name = "scenario " + injection
 	evil := engine.LeastQueue()
 	evil.Name = injection
-	return compare(t, scn, []engine.PolicySpec{evil, engine.Adaptive(engine.DefaultAdaptiveParams())}, engine.DefaultSeeds(3), engine.DefaultProtocol())
+	return compare(t, scn, []engine.PolicySpec{evil, engine.Adaptive(engine.DefaultAdaptiveParams())}, experiment.DefaultSeeds(3), engine.DefaultProtocol())
 }
 
 // sparseComparison has a measurement window so short that some runs have
 // no completed cohort request: their latency is undefined (NaN).
-func sparseComparison(t testing.TB) *engine.Comparison {
+func sparseComparison(t testing.TB) *experiment.Comparison {
 	t.Helper()
 	scn := engine.NewScenario("sparse")
 	scn.Rate = 60
 	proto := engine.Protocol{Warmup: 1000, Measure: 20, SLO: 50}
-	return compare(t, scn, engine.SpecificationPolicies(), engine.DefaultSeeds(6), proto)
+	return compare(t, scn, engine.SpecificationPolicies(), experiment.DefaultSeeds(6), proto)
 }
 
 // testRun is one run of a policy on a built-in scenario with a timeline
@@ -71,15 +72,15 @@ func testRun(t testing.TB, scenario string, policy engine.PolicySpec) *engine.Ru
 }
 
 // testSweep sweeps the steady scenario over five rates, three seeds.
-func testSweep(t testing.TB) *engine.SweepResult {
+func testSweep(t testing.TB) *experiment.SweepResult {
 	t.Helper()
 	base, err := engine.BuiltinScenario("steady", 100, engine.DefaultHeterogeneity)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.RunSweep(context.Background(), engine.Sweep{
-		XLabel: "arrival rate (req/s)", Points: engine.RateSweep(base, 100, 150, 200, 230, 260),
-		Policies: engine.SpecificationPolicies(), Seeds: engine.DefaultSeeds(3),
+	res, err := experiment.RunSweep(context.Background(), experiment.Sweep{
+		XLabel: "arrival rate (req/s)", Points: experiment.RateSweep(base, 100, 150, 200, 230, 260),
+		Policies: engine.SpecificationPolicies(), Seeds: experiment.DefaultSeeds(3),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -89,16 +90,16 @@ func testSweep(t testing.TB) *engine.SweepResult {
 
 // testStudy is a small exploration-weight study: 2 rates × 2 scenarios,
 // three weights, two development and two validation seeds.
-func testStudy(t testing.TB) *engine.StudyResult {
+func testStudy(t testing.TB) *experiment.StudyResult {
 	t.Helper()
-	cfg := engine.SpecificationStudy()
+	cfg := experiment.SpecificationStudy()
 	cfg.Rates = []float64{100, 250}
 	cfg.Heterogeneity = []string{"high"}
 	cfg.Scenarios = []string{"steady", "straggler"}
 	cfg.Weights = []float64{0, 0.1, 0.35}
-	cfg.DevelopmentSeeds = engine.DefaultSeeds(2)
+	cfg.DevelopmentSeeds = experiment.DefaultSeeds(2)
 	cfg.ValidationSeeds = []uint64{101, 102}
-	res, err := engine.RunStudy(context.Background(), cfg, 0, nil)
+	res, err := experiment.RunStudy(context.Background(), cfg, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,19 +108,19 @@ func testStudy(t testing.TB) *engine.StudyResult {
 
 // deadComparison has every replica fail before the measurement starts:
 // every cohort request is shed, no run has a latency figure.
-func deadComparison(t testing.TB) *engine.Comparison {
+func deadComparison(t testing.TB) *experiment.Comparison {
 	t.Helper()
 	scn := engine.NewScenario("all down")
 	for id := 1; id <= 3; id++ {
 		scn.Events = append(scn.Events, engine.Event{At: 500, Kind: engine.EventFail, Replica: id})
 	}
 	proto := engine.Protocol{Warmup: 1000, Measure: 2000, SLO: 50}
-	return compare(t, scn, engine.SpecificationPolicies(), engine.DefaultSeeds(3), proto)
+	return compare(t, scn, engine.SpecificationPolicies(), experiment.DefaultSeeds(3), proto)
 }
 
 // halfDeadComparison is the straggler comparison with round-robin's runs
 // replaced by runs without any latency figure.
-func halfDeadComparison(t testing.TB) *engine.Comparison {
+func halfDeadComparison(t testing.TB) *experiment.Comparison {
 	t.Helper()
 	c := testComparison(t, "straggler")
 	dead := deadComparison(t)
@@ -128,7 +129,7 @@ func halfDeadComparison(t testing.TB) *engine.Comparison {
 	for i, r := range runs {
 		records[i] = r.RunSummary
 	}
-	c.Policies[0] = engine.PolicyResult{Name: "round-robin", Records: records, Runs: runs, Summary: engine.Summarise(runs)}
+	c.Policies[0] = experiment.PolicyResult{Name: "round-robin", Records: records, Runs: runs, Summary: experiment.Summarise(runs)}
 	return c
 }
 
@@ -145,7 +146,7 @@ func mustScenario(t testing.TB, name string) engine.Scenario {
 
 func specPolicies(n int) []engine.PolicySpec { return engine.SpecificationPolicies()[:n] }
 
-func testSeeds() []uint64 { return engine.DefaultSeeds(4) }
+func testSeeds() []uint64 { return experiment.DefaultSeeds(4) }
 
 func testProtocol() engine.Protocol { return engine.DefaultProtocol() }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // figureKind is one figure builder (draw) applied to real engine results
@@ -33,20 +34,20 @@ func figureKinds() []figureKind {
 	}
 	return []figureKind{
 		{"comparison", comparison("straggler"),
-			func(d any) (*Figure, error) { return Comparison(d.(*engine.Comparison)) }, specNames()},
+			func(d any) (*Figure, error) { return Comparison(d.(*experiment.Comparison)) }, specNames()},
 		{"comparison-sparse", func(t testing.TB) any { return sparseComparison(t) },
-			func(d any) (*Figure, error) { return Comparison(d.(*engine.Comparison)) }, specNames()},
+			func(d any) (*Figure, error) { return Comparison(d.(*experiment.Comparison)) }, specNames()},
 		{"latency-cdf", comparison("failure"),
-			func(d any) (*Figure, error) { return LatencyCDF(d.(*engine.Comparison)) }, specNames()},
+			func(d any) (*Figure, error) { return LatencyCDF(d.(*experiment.Comparison)) }, specNames()},
 		{"timeline", func(t testing.TB) any { return testRun(t, "failure", engine.Adaptive(engine.DefaultAdaptiveParams())) },
 			func(d any) (*Figure, error) { return Timeline(d.(*engine.RunResult)) },
 			[]string{"replica 1", "replica 2", "replica 3", "adaptive"}},
 		{"rate-sweep", func(t testing.TB) any { return testSweep(t) },
-			func(d any) (*Figure, error) { return RateSweep(d.(*engine.SweepResult)) }, specNames()},
+			func(d any) (*Figure, error) { return RateSweep(d.(*experiment.SweepResult)) }, specNames()},
 		{"study", func(t testing.TB) any { return testStudy(t) },
-			func(d any) (*Figure, error) { return StudyHeatmap(d.(*engine.StudyResult)) }, specNames()},
+			func(d any) (*Figure, error) { return StudyHeatmap(d.(*experiment.StudyResult)) }, specNames()},
 		{"paired", comparison("straggler"),
-			func(d any) (*Figure, error) { return Paired(d.(*engine.Comparison), "least-queue", "adaptive") },
+			func(d any) (*Figure, error) { return Paired(d.(*experiment.Comparison), "least-queue", "adaptive") },
 			[]string{"least-queue", "adaptive"}},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Paired draws the per-seed differences b − a between two policies of a
@@ -21,7 +22,7 @@ import (
 // difference. A panel where the two policies are equal on every seed says
 // so. Seeds where either run has no latency figure are left out of the p99
 // panel, and the subtitle says which.
-func Paired(c *engine.Comparison, a, b string, options ...Option) (*Figure, error) {
+func Paired(c *experiment.Comparison, a, b string, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
@@ -42,13 +43,13 @@ func Paired(c *engine.Comparison, a, b string, options ...Option) (*Figure, erro
 		draw: func(l *layout) (float64, error) { return drawPaired(l, c, pa, pb, title) }})
 }
 
-func drawPaired(l *layout, c *engine.Comparison, pa, pb *engine.PolicyResult, title string) (float64, error) {
+func drawPaired(l *layout, c *experiment.Comparison, pa, pb *experiment.PolicyResult, title string) (float64, error) {
 	p99, attainment, err := pairedMetrics()
 	if err != nil {
 		return 0, err
 	}
-	lat := pairedDiffs(pa, pb, c.Seeds, diff{engine.PairSeeds(p99, pa, pb), 1, ms}, "ms")
-	att := pairedDiffs(pa, pb, c.Seeds, diff{engine.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
+	lat := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(p99, pa, pb), 1, ms}, "ms")
+	att := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
 	a, b := pa.Name, pb.Name
 	sub := fmt.Sprintf("p99: %s · attainment: %s", lat.summary(b, "faster"), att.summary(b, "better"))
 	if len(lat.missing) > 0 {
@@ -126,10 +127,10 @@ func quoted(names []string) []string {
 }
 
 // diff is what a panel draws: one metric's per-seed differences b − a as
-// the engine computes them (engine.PairSeeds), the scale of a bar (100: a
+// the engine computes them (experiment.PairSeeds), the scale of a bar (100: a
 // fraction in percentage points) and how a value reads in a tooltip.
 type diff struct {
-	pairs  []engine.SeedPair
+	pairs  []experiment.SeedPair
 	scale  float64
 	format func(float64) string
 }
@@ -187,7 +188,7 @@ func (p paired) ticks() ticks {
 
 // pairedDiffs computes b − a per seed and sorts each seed's bar to the
 // policy that did better.
-func pairedDiffs(pa, pb *engine.PolicyResult, seeds []uint64, f diff, unit string) paired {
+func pairedDiffs(pa, pb *experiment.PolicyResult, seeds []uint64, f diff, unit string) paired {
 	res := paired{a: pa.Name, b: pb.Name, unit: unit, bars: map[string][]any{pa.Name: make([]any, len(seeds)), pb.Name: make([]any, len(seeds))}}
 	var ds []float64
 	for k := range seeds {

@@ -11,10 +11,11 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // RateSweep draws a sweep against its x value (the arrival rate for
-// engine.RateSweep points): above, each policy's median p99 on a log axis
+// experiment.RateSweep points): above, each policy's median p99 on a log axis
 // with the SLO, the queueing hockey stick; below, its median attainment.
 // At each point a whisker in the policy's colour spans the min–max across
 // seeds (whiskers of different policies side by side, so nothing blends).
@@ -23,7 +24,7 @@ import (
 // below capacity), requests still queued at the cutoff have no latency, so
 // p99 stops growing with the backlog. Points where a policy has no latency
 // figure leave a gap.
-func RateSweep(sw *engine.SweepResult, options ...Option) (*Figure, error) {
+func RateSweep(sw *experiment.SweepResult, options ...Option) (*Figure, error) {
 	order, xs, err := sweepOrder(sw)
 	if err != nil {
 		return nil, err
@@ -46,7 +47,7 @@ func RateSweep(sw *engine.SweepResult, options ...Option) (*Figure, error) {
 // sweep is a checked sweep: its points in x order, and whether x is the
 // arrival rate (then capacity means something on it).
 type sweep struct {
-	sw    *engine.SweepResult
+	sw    *experiment.SweepResult
 	order []int
 	xs    []float64
 	xname string
@@ -152,10 +153,10 @@ func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw
 }
 
 // isRateSweep tells whether the sweep's x is the arrival rate (each
-// point's X is its rate, as engine.RateSweep makes them, or unset) over one
+// point's X is its rate, as experiment.RateSweep makes them, or unset) over one
 // cluster (every point has the same replicas and demand), so that one
 // capacity holds for all of it.
-func isRateSweep(sw *engine.SweepResult) bool {
+func isRateSweep(sw *experiment.SweepResult) bool {
 	first := sw.Points[0].Scenario
 	for _, p := range sw.Points {
 		if (p.X != 0 && p.X != p.Scenario.Rate) || !slices.Equal(p.Scenario.Speeds, first.Speeds) || p.Scenario.Demand != first.Demand {
@@ -187,7 +188,7 @@ func capacity(s engine.Scenario) (float64, bool) {
 
 // sweepOrder checks a sweep and returns its points in increasing x, with
 // x the point's X, or the scenario's rate when no point has an X.
-func sweepOrder(sw *engine.SweepResult) ([]int, []float64, error) {
+func sweepOrder(sw *experiment.SweepResult) ([]int, []float64, error) {
 	if sw == nil {
 		return nil, nil, errors.New("plot: nil sweep")
 	}
@@ -229,7 +230,7 @@ type curve struct {
 	lo, hi       float64
 }
 
-func sweepSeries(sw *engine.SweepResult, order []int, xs []float64, pi int) (p99, att curve) {
+func sweepSeries(sw *experiment.SweepResult, order []int, xs []float64, pi int) (p99, att curve) {
 	p99.lo, p99.hi, att.lo, att.hi = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, i := range order {
 		pr := sw.Comparisons[i].Policies[pi]

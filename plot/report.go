@@ -6,7 +6,7 @@ import (
 	"html"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // ComparisonReport shows one comparison whole: its summary table, the
@@ -21,7 +21,7 @@ type ComparisonReport struct {
 // Report builds a comparison's report. The options apply to every figure;
 // WithID gives a prefix for the figures' ids and WithTitle the report's
 // title.
-func Report(c *engine.Comparison, options ...Option) (*ComparisonReport, error) {
+func Report(c *experiment.Comparison, options ...Option) (*ComparisonReport, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
 	}
@@ -55,7 +55,7 @@ func Report(c *engine.Comparison, options ...Option) (*ComparisonReport, error) 
 	return r, nil
 }
 
-func hasLatencies(c *engine.Comparison) bool {
+func hasLatencies(c *experiment.Comparison) bool {
 	for _, p := range c.Policies {
 		for _, r := range p.Runs {
 			if len(r.Latencies) > 0 {

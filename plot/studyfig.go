@@ -10,6 +10,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // StudyHeatmap draws the exploration-weight study: a heat map of Adaptive's
@@ -23,14 +24,14 @@ import (
 // interval over the development seeds. Beside it (or under it, when
 // narrow), each policy's mean attainment on the validation seeds with its
 // standard error.
-func StudyHeatmap(st *engine.StudyResult, options ...Option) (*Figure, error) {
+func StudyHeatmap(st *experiment.StudyResult, options ...Option) (*Figure, error) {
 	if st == nil {
 		return nil, errors.New("plot: nil study")
 	}
 	conds := st.Config.Conditions()
 	weights := st.Config.Weights
 	if len(conds) == 0 || len(weights) == 0 || len(st.Weights) != len(weights) {
-		return nil, fmt.Errorf("plot: study %q has %d conditions, %d weights and %d weight scores; it needs conditions and a score per weight (a result of engine.RunStudy)", st.Config.Name, len(conds), len(weights), len(st.Weights))
+		return nil, fmt.Errorf("plot: study %q has %d conditions, %d weights and %d weight scores; it needs conditions and a score per weight (a result of experiment.RunStudy)", st.Config.Name, len(conds), len(weights), len(st.Weights))
 	}
 	s, err := applyOptions(options, 1000)
 	if err != nil {
@@ -64,7 +65,7 @@ const (
 	barH     = 12.0
 )
 
-func newStudyGeometry(l *layout, st *engine.StudyResult, conds []engine.Condition, c cells) *studyGeometry {
+func newStudyGeometry(l *layout, st *experiment.StudyResult, conds []experiment.Condition, c cells) *studyGeometry {
 	g := &studyGeometry{rowLabels: []string{"all conditions (score)"}, sel: c.sel}
 	for _, cd := range conds {
 		g.rowLabels = append(g.rowLabels, fmt.Sprintf("%s · %s · %g/s", cd.Scenario, cd.Heterogeneity, cd.Rate))
@@ -103,7 +104,7 @@ func (g *studyGeometry) colLabelW() float64 {
 	return w
 }
 
-func drawStudy(l *layout, st *engine.StudyResult, conds []engine.Condition, title string) (float64, error) {
+func drawStudy(l *layout, st *experiment.StudyResult, conds []experiment.Condition, title string) (float64, error) {
 	c := studyCells(st, conds)
 	l.heading(title, studyCaption(st, c))
 	g := newStudyGeometry(l, st, conds, c)
@@ -146,7 +147,7 @@ func heatXAxis(g *studyGeometry) map[string]any {
 
 // studyCaption names the study, says what a cell is, and gives the
 // selected weight's margin over the next best.
-func studyCaption(st *engine.StudyResult, c cells) string {
+func studyCaption(st *experiment.StudyResult, c cells) string {
 	line := fmt.Sprintf("study %q · development: mean attainment over %d seeds per condition · colour: viridis",
 		st.Config.Name, len(st.Config.DevelopmentSeeds))
 	return line + "\n" + selectionLine(st, c.scoreDecimals)
@@ -154,7 +155,7 @@ func studyCaption(st *engine.StudyResult, c cells) string {
 
 // selectionLine says which weight was selected and by how much its score
 // beats the runner-up's.
-func selectionLine(st *engine.StudyResult, d int) string {
+func selectionLine(st *experiment.StudyResult, d int) string {
 	best, next := -1, -1
 	for i, sc := range st.Weights {
 		if !defined(sc.MeanAttainment) {
@@ -214,7 +215,7 @@ type cells struct {
 // studyCells are the heat map's items: [weight, row, attainment %], the
 // first row the selection score, the selected weight's cells outlined,
 // each labelled in black or white, whichever reads on its colour.
-func studyCells(st *engine.StudyResult, conds []engine.Condition) cells {
+func studyCells(st *experiment.StudyResult, conds []experiment.Condition) cells {
 	c := cells{lo: math.Inf(1), hi: math.Inf(-1), sel: -1, scoreDecimals: scoreDecimals(st)}
 	values := map[[2]int]float64{}
 	tips := map[[2]int]string{}
@@ -276,7 +277,7 @@ func (c *cells) add(wi, row int, v float64, tip string) {
 
 // scoreDecimals is how many decimals the selection scores need for the
 // selected weight's to differ from every other's (at least 1, at most 4).
-func scoreDecimals(st *engine.StudyResult) int {
+func scoreDecimals(st *experiment.StudyResult) int {
 	for d := 1; d < 4; d++ {
 		distinct := true
 		for _, a := range st.Weights {
@@ -304,7 +305,7 @@ func selectedLabel(cols []string, sel int) string {
 
 // validationBars adds one bar per validated policy, labelled with as many
 // decimals as it takes to tell the policies apart.
-func validationBars(l *layout, scores []engine.Score) {
+func validationBars(l *layout, scores []experiment.Score) {
 	d := 1
 	for d < 3 && !distinctAt(scores, d) {
 		d++
@@ -338,7 +339,7 @@ func validationBars(l *layout, scores []engine.Score) {
 }
 
 // distinctAt tells whether the scores differ at d decimals (in percent).
-func distinctAt(scores []engine.Score, d int) bool {
+func distinctAt(scores []experiment.Score, d int) bool {
 	seen := map[string]bool{}
 	for _, sc := range scores {
 		t := strconv.FormatFloat(100*sc.MeanAttainment, 'f', d, 64)

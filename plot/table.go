@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -16,7 +16,7 @@ import (
 // winner).
 type tableColumn struct {
 	head, unit string
-	value      func(engine.Summary) float64
+	value      func(experiment.Summary) float64
 	format     func(float64) string
 	better     int
 }
@@ -31,15 +31,15 @@ func percent(x float64) string { return sheet.Dash("%.2f%%", 100*x) }
 // goes before the fourth.
 func tableColumns() []tableColumn {
 	return []tableColumn{
-		{"p50", "ms", func(s engine.Summary) float64 { return s.MedianP50 }, fixed(1), -1},
-		{"p90", "ms", func(s engine.Summary) float64 { return s.MedianP90 }, fixed(1), -1},
-		{"p99", "ms", func(s engine.Summary) float64 { return s.MedianP99 }, fixed(1), -1},
-		{"SLO miss", "", func(s engine.Summary) float64 { return s.MedianSLOMissRate }, percent, -1},
-		{"shed", "req", func(s engine.Summary) float64 { return s.MedianShed }, fixed(0), -1},
-		{"unfinished", "req", func(s engine.Summary) float64 { return s.MedianUnfinished }, fixed(0), -1},
-		{"attainment", "", func(s engine.Summary) float64 { return s.MedianAttainment }, percent, +1},
-		{"goodput", "req/s", func(s engine.Summary) float64 { return s.MedianGoodput }, fixed(1), +1},
-		{"throughput", "req/s", func(s engine.Summary) float64 { return s.MedianThroughput }, fixed(1), 0},
+		{"p50", "ms", func(s experiment.Summary) float64 { return s.MedianP50 }, fixed(1), -1},
+		{"p90", "ms", func(s experiment.Summary) float64 { return s.MedianP90 }, fixed(1), -1},
+		{"p99", "ms", func(s experiment.Summary) float64 { return s.MedianP99 }, fixed(1), -1},
+		{"SLO miss", "", func(s experiment.Summary) float64 { return s.MedianSLOMissRate }, percent, -1},
+		{"shed", "req", func(s experiment.Summary) float64 { return s.MedianShed }, fixed(0), -1},
+		{"unfinished", "req", func(s experiment.Summary) float64 { return s.MedianUnfinished }, fixed(0), -1},
+		{"attainment", "", func(s experiment.Summary) float64 { return s.MedianAttainment }, percent, +1},
+		{"goodput", "req/s", func(s experiment.Summary) float64 { return s.MedianGoodput }, fixed(1), +1},
+		{"throughput", "req/s", func(s experiment.Summary) float64 { return s.MedianThroughput }, fixed(1), 0},
 	}
 }
 
@@ -54,7 +54,7 @@ const (
 // observed p99 range, each policy's palette colour, the best value of each
 // column in bold, and an em dash for every undefined value. Policy and
 // scenario names are escaped.
-func ComparisonTable(c *engine.Comparison) string {
+func ComparisonTable(c *experiment.Comparison) string {
 	if c == nil {
 		return "<p>no comparison</p>"
 	}
@@ -105,7 +105,7 @@ func ComparisonTable(c *engine.Comparison) string {
 	return b.String()
 }
 
-func p99Range(s engine.Summary) string {
+func p99Range(s experiment.Summary) string {
 	if !defined(s.P99Min) {
 		return "—"
 	}
@@ -114,7 +114,7 @@ func p99Range(s engine.Summary) string {
 
 // bestValues is each column's best defined value: NaN where there is none,
 // or where every policy has it (nothing stands out).
-func bestValues(c *engine.Comparison, cols []tableColumn) []float64 {
+func bestValues(c *experiment.Comparison, cols []tableColumn) []float64 {
 	best := make([]float64, len(cols))
 	for i, col := range cols {
 		best[i] = math.NaN()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Table formats of ComparisonTableAs.
@@ -23,7 +23,7 @@ const (
 // "latex" (a booktabs table environment; \usepackage{booktabs}) or
 // "markdown" (a pipe table with its caption). Names are escaped for the
 // format.
-func ComparisonTableAs(c *engine.Comparison, format string) (string, error) {
+func ComparisonTableAs(c *experiment.Comparison, format string) (string, error) {
 	if err := checkSummaries(c); err != nil {
 		return "", err
 	}
@@ -47,7 +47,7 @@ type textCell struct {
 
 // tableRows are the header (names, units) and the rows of a comparison's
 // table, formatted as in ComparisonTable.
-func tableRows(c *engine.Comparison) (heads, units []string, rows [][]textCell) {
+func tableRows(c *experiment.Comparison) (heads, units []string, rows [][]textCell) {
 	cols := tableColumns()
 	heads, units = []string{"policy", "runs"}, []string{"", ""}
 	for i, col := range cols {
@@ -77,7 +77,7 @@ func tableRows(c *engine.Comparison) (heads, units []string, rows [][]textCell) 
 }
 
 // tableNote is the table's caption after the setup line.
-func tableNote(c *engine.Comparison) string {
+func tableNote(c *experiment.Comparison) string {
 	return fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. — : undefined (no completed cohort request).", len(c.Seeds))
 }
 
@@ -94,7 +94,7 @@ type textTable struct {
 
 // comparisonTable is the comparison's summary table: names left, numbers
 // right.
-func comparisonTable(c *engine.Comparison) textTable {
+func comparisonTable(c *experiment.Comparison) textTable {
 	heads, units, rows := tableRows(c)
 	align := []byte("l" + strings.Repeat("r", len(heads)-1))
 	return textTable{name: c.Scenario.Name, setup: setupLine(c), heads: heads, units: units, rows: rows, align: align, note: tableNote(c)}
@@ -102,7 +102,7 @@ func comparisonTable(c *engine.Comparison) textTable {
 
 // engineTable is one of the engine's text tables (paired statistics, a
 // study's scores).
-func engineTable(t engine.Table) textTable {
+func engineTable(t experiment.Table) textTable {
 	out := textTable{name: t.Title, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
 	for i := range t.Head {
 		a := byte('r')
@@ -121,9 +121,9 @@ func engineTable(t engine.Table) textTable {
 	return out
 }
 
-func latexTable(c *engine.Comparison) string { return comparisonTable(c).latex() }
+func latexTable(c *experiment.Comparison) string { return comparisonTable(c).latex() }
 
-func markdownTable(c *engine.Comparison) string { return comparisonTable(c).markdown() }
+func markdownTable(c *experiment.Comparison) string { return comparisonTable(c).markdown() }
 
 // latex is the table as a LaTeX table environment with booktabs rules.
 func (t textTable) latex() string {
@@ -222,7 +222,7 @@ func (t textTable) markdown() string {
 
 // PairedTableAs returns paired statistics (the table routelab compare
 // --baseline prints) as "latex" or "markdown".
-func PairedTableAs(p *engine.Paired, format string) (string, error) {
+func PairedTableAs(p *experiment.Paired, format string) (string, error) {
 	if p == nil || len(p.Stats) == 0 {
 		return "", errors.New("plot: no paired statistics to tabulate")
 	}
@@ -232,14 +232,14 @@ func PairedTableAs(p *engine.Paired, format string) (string, error) {
 // StudyTableAs returns a study's scores — development weights with their
 // standard errors and the selection margin, then the validation — as
 // "latex" or "markdown": two tables, one after the other.
-func StudyTableAs(r *engine.StudyResult, format string) (string, error) {
+func StudyTableAs(r *experiment.StudyResult, format string) (string, error) {
 	if r == nil {
 		return "", errors.New("plot: nil study result")
 	}
 	return tablesAs(format, r.Tables()...)
 }
 
-func tablesAs(format string, tables ...engine.Table) (string, error) {
+func tablesAs(format string, tables ...experiment.Table) (string, error) {
 	var out []string
 	for _, t := range tables {
 		switch format {
@@ -265,7 +265,7 @@ func markdownEscape(s string) string { return markdownEscaper.Replace(s) }
 
 // checkSummaries is checkComparison for what a table reads: each policy's
 // run summaries, which an experiment keeps even when it keeps no runs.
-func checkSummaries(c *engine.Comparison) error {
+func checkSummaries(c *experiment.Comparison) error {
 	if c == nil {
 		return errors.New("plot: nil comparison")
 	}

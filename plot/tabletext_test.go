@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // oddName has every character LaTeX or Markdown treats specially.
 const oddName = `a_b&c%d$e#f{g}~h^i\j|k*l[m]n<o>p` + "`q"
 
-func oddComparison(t *testing.T) *engine.Comparison {
+func oddComparison(t *testing.T) *experiment.Comparison {
 	t.Helper()
 	odd := engine.LeastQueue()
 	odd.Name = oddName
@@ -22,7 +23,7 @@ func oddComparison(t *testing.T) *engine.Comparison {
 // there in order, braces balance, every row has one cell per column, and
 // names are escaped so that they typeset as written.
 func TestLaTeXTable(t *testing.T) {
-	for _, c := range []*engine.Comparison{testComparison(t, "straggler"), oddComparison(t), halfDeadComparison(t)} {
+	for _, c := range []*experiment.Comparison{testComparison(t, "straggler"), oddComparison(t), halfDeadComparison(t)} {
 		tex, err := ComparisonTableAs(c, TableLaTeX)
 		if err != nil {
 			t.Fatal(err)
@@ -117,17 +118,17 @@ func TestMarkdownTable(t *testing.T) {
 // Markdown with one cell per column; each row is the engine's text table
 // row, escaped.
 func TestPairedAndStudyTables(t *testing.T) {
-	p, err := testComparison(t, "straggler").Paired(engine.PairedOptions{Baseline: "latency-aware"})
+	p, err := testComparison(t, "straggler").Paired(experiment.PairedOptions{Baseline: "latency-aware"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	study := testStudy(t)
 	for _, c := range []struct {
 		name   string
-		tables []engine.Table
+		tables []experiment.Table
 		make   func(format string) (string, error)
 	}{
-		{"paired", []engine.Table{p.Table()}, func(f string) (string, error) { return PairedTableAs(p, f) }},
+		{"paired", []experiment.Table{p.Table()}, func(f string) (string, error) { return PairedTableAs(p, f) }},
 		{"study", study.Tables(), func(f string) (string, error) { return StudyTableAs(study, f) }},
 	} {
 		tex, err := c.make(TableLaTeX)

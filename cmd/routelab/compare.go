@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
@@ -71,7 +72,7 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 
 // writeTable writes --table: the result's table in format, then the paired
 // table when --baseline asked for one (p not nil).
-func writeTable(stderr io.Writer, path, format string, table func(format string) (string, error), p *engine.Paired) error {
+func writeTable(stderr io.Writer, path, format string, table func(format string) (string, error), p *experiment.Paired) error {
 	t, err := table(format)
 	if err == nil && p != nil {
 		var paired string
@@ -131,31 +132,31 @@ func (cfg *compareConfig) bind(cmd *cobra.Command) {
 
 // experiment builds the engine experiment the flags describe, loading the
 // policy files into c.scripts (stderr gets what they print).
-func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (engine.Experiment, error) {
+func (c *compareConfig) experiment(ctx context.Context, stderr io.Writer) (experiment.Experiment, error) {
 	scn, err := c.buildScenario()
 	if err != nil {
-		return engine.Experiment{}, err
+		return experiment.Experiment{}, err
 	}
 	if c.seeds < 1 || c.seeds > maxSeeds {
-		return engine.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer from 1 to %d)", c.seeds, maxSeeds)
+		return experiment.Experiment{}, fmt.Errorf("--seeds: %d is not allowed (want an integer from 1 to %d)", c.seeds, maxSeeds)
 	}
 	if last := c.firstSeed + uint64(c.seeds-1); c.firstSeed < 1 || last < c.firstSeed {
-		return engine.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer from 1 to %d, so that %d consecutive seeds fit in 64 bits)",
+		return experiment.Experiment{}, fmt.Errorf("--first-seed: %d is not allowed (want an integer from 1 to %d, so that %d consecutive seeds fit in 64 bits)",
 			c.firstSeed, uint64(math.MaxUint64)-uint64(c.seeds-1), c.seeds)
 	}
 	if err := checkWorkers(c.workers); err != nil {
-		return engine.Experiment{}, err
+		return experiment.Experiment{}, err
 	}
 	proto := engine.Protocol{Warmup: c.warmup * 1000, Measure: c.measure * 1000, SLO: c.slo}
 	if err := proto.Validate(); err != nil {
-		return engine.Experiment{}, c.protocolError(err)
+		return experiment.Experiment{}, c.protocolError(err)
 	}
 	if c.scenarioFile != "" {
 		if err := scn.Validate(proto.Horizon()); err != nil {
-			return engine.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
+			return experiment.Experiment{}, fmt.Errorf("%s: %w (a longer run: --warmup, --measure)", c.scenarioFile, err)
 		}
 	}
-	e := engine.Experiment{
+	e := experiment.Experiment{
 		Scenario: scn,
 		Protocol: proto,
 		Workers:  c.workers,
@@ -248,11 +249,11 @@ func (c *compareConfig) buildScenario() (engine.Scenario, error) {
 // keep is what the command keeps of each run: only its summary, so memory
 // does not grow with the requests of every run, unless a figure is asked
 // for — the figures draw every run, the report its latency distribution.
-func (c *compareConfig) keep() engine.Keep {
+func (c *compareConfig) keep() experiment.Keep {
 	if c.figures.any() {
-		return engine.KeepRuns
+		return experiment.KeepRuns
 	}
-	return engine.KeepSummaries
+	return experiment.KeepSummaries
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
@@ -285,11 +286,11 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 		return c.shard.runSweep(ctx, cmd, "compare", e.Sweep(), &c.scripts)
 	}
 	e.Progress = progressReporter(cmd.ErrOrStderr(), "compare")
-	res, err := engine.Compare(ctx, e)
+	res, err := experiment.Compare(ctx, e)
 	if err != nil {
 		return err
 	}
-	var p *engine.Paired
+	var p *experiment.Paired
 	if po != nil {
 		if p, err = res.Paired(*po); err != nil {
 			return err
@@ -316,7 +317,7 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 
 // write writes the comparison as the flags ask, with the paired statistics
 // p when --baseline asked for them (nil otherwise).
-func (c *compareConfig) write(w io.Writer, res *engine.Comparison, p *engine.Paired) error {
+func (c *compareConfig) write(w io.Writer, res *experiment.Comparison, p *experiment.Paired) error {
 	switch {
 	case c.json && p != nil:
 		return res.WriteJSONPaired(w, p)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // What deploy/ holds must run: the Kubernetes manifest's structure and its
@@ -301,7 +301,7 @@ func TestDockerfile(t *testing.T) {
 // phase: 14,400 development and 9,600 validation runs.
 func TestStudy100SeedsExample(t *testing.T) {
 	path := filepath.Join("..", "..", "examples", "study-100-seeds.json")
-	cfg, err := engine.ParseStudy([]byte(read(t, path)), path)
+	cfg, err := experiment.ParseStudy([]byte(read(t, path)), path)
 	if err != nil {
 		t.Fatal(err)
 	}

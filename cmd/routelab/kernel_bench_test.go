@@ -10,6 +10,7 @@ import (
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/lab"
 )
 
@@ -41,8 +42,8 @@ func BenchmarkCompareCellOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	exp := engine.Experiment{
-		Scenario: scn, Protocol: proto, Seeds: engine.DefaultSeeds(10),
+	exp := experiment.Experiment{
+		Scenario: scn, Protocol: proto, Seeds: experiment.DefaultSeeds(10),
 		Policies: []engine.PolicySpec{lab.RoundRobin(), lab.LeastQueue(), lab.Adaptive()},
 	}
 	for _, c := range cells {
@@ -62,7 +63,7 @@ func BenchmarkCompareCellOverhead(b *testing.B) {
 				}
 			}
 			runEngine := func() {
-				if _, err := engine.Compare(ctx, exp); err != nil {
+				if _, err := experiment.Compare(ctx, exp); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
@@ -94,20 +95,20 @@ func (m *mergeConfig) run(cmd *cobra.Command, args []string) error {
 type merged struct {
 	// write writes what the command writes with the output flags of c and
 	// the paired statistics po asks for (none when nil).
-	write func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error
+	write func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error
 	// policies and seeds are what --baseline is checked against.
 	policies []string
 	seeds    int
-	po       *engine.PairedOptions
+	po       *experiment.PairedOptions
 	figure   func() (*plot.Figure, error)
 	page     func(*plot.Figure) ([]byte, error)
 	// tables writes the result's LaTeX or Markdown tables, as the command's
 	// --table F.tex|F.md does; nil for a sweep, which has none.
-	tables func(format string, po *engine.PairedOptions) (string, error)
+	tables func(format string, po *experiment.PairedOptions) (string, error)
 }
 
 // withPaired appends the paired table po asks for (none when nil).
-func withPaired(table string, po *engine.PairedOptions, paired func(engine.PairedOptions) (*engine.Paired, error), format string) (string, error) {
+func withPaired(table string, po *experiment.PairedOptions, paired func(experiment.PairedOptions) (*experiment.Paired, error), format string) (string, error) {
 	if po == nil {
 		return table, nil
 	}
@@ -129,7 +130,7 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 	if err != nil {
 		return nil, err
 	}
-	res, err := engine.AssembleSweep(cfg.sweep(), runs)
+	res, err := experiment.AssembleSweep(cfg.sweep(), runs)
 	if err != nil {
 		return nil, err
 	}
@@ -140,8 +141,8 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 	policies, seeds := specNames(sw.Policies), len(sw.Seeds)
 	if cfg.Command == "sweep" {
 		return &merged{
-			write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
-				var p *engine.SweepPaired
+			write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+				var p *experiment.SweepPaired
 				if po != nil {
 					var err error
 					if p, err = res.Paired(*po); err != nil {
@@ -160,8 +161,8 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 		fmt.Fprintln(stderr, "merge: the report leaves out the latency CDF: shards keep each run's summary, not its latencies")
 	}
 	return &merged{
-		write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
-			var p *engine.Paired
+		write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+			var p *experiment.Paired
 			if po != nil {
 				var err error
 				if p, err = cmp.Paired(*po); err != nil {
@@ -171,7 +172,7 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 			return c.write(w, cmp, p)
 		},
 		policies: policies, seeds: seeds,
-		tables: func(format string, po *engine.PairedOptions) (string, error) {
+		tables: func(format string, po *experiment.PairedOptions) (string, error) {
 			t, err := plot.ComparisonTableAs(cmp, format)
 			if err != nil {
 				return "", err
@@ -215,7 +216,7 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 	if err != nil {
 		return nil, fmt.Errorf("validation: %w", err)
 	}
-	selected, err := engine.SelectWeight(sc, devRuns)
+	selected, err := experiment.SelectWeight(sc, devRuns)
 	if err != nil {
 		return nil, err
 	}
@@ -224,13 +225,13 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 			return nil, fmt.Errorf("%s ran the validation with c = %g, but the development shards %s select c = %g", sh.name, *sh.Selected, cutNames(names(dev)), selected)
 		}
 	}
-	res, err := engine.AssembleStudy(sc, devRuns, valRuns)
+	res, err := experiment.AssembleStudy(sc, devRuns, valRuns)
 	if err != nil {
 		return nil, err
 	}
 	return &merged{
-		write: func(w io.Writer, c *compareConfig, po *engine.PairedOptions) error {
-			var p *engine.Paired
+		write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+			var p *experiment.Paired
 			if po != nil {
 				var err error
 				if p, err = res.Paired(*po); err != nil {
@@ -240,7 +241,7 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res, p)
 		},
 		policies: sc.Policies, seeds: len(sc.ValidationSeeds),
-		tables: func(format string, po *engine.PairedOptions) (string, error) {
+		tables: func(format string, po *experiment.PairedOptions) (string, error) {
 			t, err := plot.StudyTableAs(res, format)
 			if err != nil {
 				return "", err
@@ -303,7 +304,7 @@ func (m *mergeConfig) tableText(res *merged) ([]byte, error) {
 // its summary alone: what the summary-based figures draw. Shards keep no
 // latencies, per-replica counts or events, so a figure that needs them
 // (the latency CDF) has nothing to draw and is left out.
-func withSummaryRuns(res *engine.SweepResult) {
+func withSummaryRuns(res *experiment.SweepResult) {
 	for _, c := range res.Comparisons {
 		for i := range c.Policies {
 			p := &c.Policies[i]

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ func (f *pairedFlags) bind(cmd *cobra.Command, withCSV bool) {
 // the policies and the number of seeds before anything runs; nil without
 // --baseline. A format that cannot carry the statistics (the per-run and
 // summary CSVs) is refused rather than silently dropping them.
-func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) (*engine.PairedOptions, error) {
+func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) (*experiment.PairedOptions, error) {
 	if f.baseline == "" {
 		switch {
 		case f.bootstrap:
@@ -49,9 +50,9 @@ func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) 
 			return nil, fmt.Errorf("--baseline with --%s: the paired statistics go to %s, not --%s", name, formats, name)
 		}
 	}
-	o := engine.PairedOptions{Baseline: f.baseline, Method: engine.PairedT}
+	o := experiment.PairedOptions{Baseline: f.baseline, Method: experiment.PairedT}
 	if f.bootstrap {
-		o.Method = engine.PairedBootstrap
+		o.Method = experiment.PairedBootstrap
 	}
 	if err := o.Check(policies, seeds); err != nil {
 		return nil, flagError(err)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // On a terminal the status line shows runs done and, after the first
@@ -66,11 +66,11 @@ func TestNoProgressOffTerminal(t *testing.T) {
 // The CLI keeps only each run's summary unless a figure needs the runs.
 func TestCompareKeepsSummariesUnlessDrawing(t *testing.T) {
 	var c compareConfig
-	if c.keep() != engine.KeepSummaries {
+	if c.keep() != experiment.KeepSummaries {
 		t.Errorf("compare without figures keeps %v", c.keep())
 	}
 	c.figures.svg = "x.svg"
-	if c.keep() != engine.KeepRuns {
+	if c.keep() != experiment.KeepRuns {
 		t.Errorf("compare with a figure keeps %v", c.keep())
 	}
 }

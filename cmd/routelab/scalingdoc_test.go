@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // docShellLines returns the lines of the markdown's sh code blocks, with
@@ -137,7 +137,7 @@ func withIndex(args []string, i int) []string {
 func TestScalingDocWorkedExample(t *testing.T) {
 	doc := read(t, filepath.Join("..", "..", "docs", "scaling.md"))
 	example := filepath.Join("..", "..", "examples", "study-100-seeds.json")
-	cfg, err := engine.ParseStudy([]byte(read(t, example)), example)
+	cfg, err := experiment.ParseStudy([]byte(read(t, example)), example)
 	if err != nil {
 		t.Fatal(err)
 	}

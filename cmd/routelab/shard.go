@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/spf13/cobra"
 )
 
@@ -87,7 +88,7 @@ func (f *shardFlags) start(stderr io.Writer, command string) (*shardFile, error)
 
 // runSweep runs the shard's runs of a comparison or sweep and writes its
 // file.
-func (f *shardFlags) runSweep(ctx context.Context, cmd *cobra.Command, command string, sw engine.Sweep, scripts *policySet) error {
+func (f *shardFlags) runSweep(ctx context.Context, cmd *cobra.Command, command string, sw experiment.Sweep, scripts *policySet) error {
 	file, err := f.start(cmd.ErrOrStderr(), command)
 	if err != nil {
 		return err
@@ -96,7 +97,7 @@ func (f *shardFlags) runSweep(ctx context.Context, cmd *cobra.Command, command s
 	cfg := sweepExperiment(command, sw, scripts)
 	defer collectLess(s.Size(cfg.runs("")))()
 	sw.Progress = progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("%s shard %v", command, s))
-	runs, err := engine.RunSweepShard(ctx, sw, s)
+	runs, err := experiment.RunSweepShard(ctx, sw, s)
 	if err != nil {
 		return err
 	}
@@ -128,7 +129,7 @@ func collectLess(n int) (restore func()) {
 
 // runStudy runs the shard's runs of the study's development phase or, with
 // --development, of its validation phase, and writes its file.
-func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine.StudyConfig, scripts *policySet, workers int) error {
+func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc experiment.StudyConfig, scripts *policySet, workers int) error {
 	file, err := f.start(cmd.ErrOrStderr(), "study")
 	if err != nil {
 		return err
@@ -150,9 +151,9 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 	progress := progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("study %s shard %v", file.Phase, s))
 	var runs []engine.RunSummary
 	if file.Selected == nil {
-		runs, err = engine.RunStudyDevelopment(ctx, sc, s, workers, progress)
+		runs, err = experiment.RunStudyDevelopment(ctx, sc, s, workers, progress)
 	} else {
-		runs, err = engine.RunStudyValidation(ctx, sc, *file.Selected, s, workers, progress)
+		runs, err = experiment.RunStudyValidation(ctx, sc, *file.Selected, s, workers, progress)
 	}
 	if err != nil {
 		return err
@@ -163,7 +164,7 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc engine
 // selectedBy is the weight the development shards select; they must be
 // every development shard of this study, made by this build (version).
 // Only their heads are read: a few numbers per development run.
-func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, version string) (float64, error) {
+func selectedBy(patterns []string, cfg experimentConfig, sc experiment.StudyConfig, version string) (float64, error) {
 	heads := newHeadReader(cfg)
 	shards, err := readShardsWith(patterns, heads.load, heads.read)
 	if err != nil {
@@ -191,7 +192,7 @@ func selectedBy(patterns []string, cfg experimentConfig, sc engine.StudyConfig, 
 			attainment[s.Run(k)] = float64(a)
 		}
 	}
-	return engine.SelectWeightFrom(sc, attainment)
+	return experiment.SelectWeightFrom(sc, attainment)
 }
 
 // write completes the shard's file and writes it.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Benchmarks of sharding, on the real binary (docs/performance.md has the
@@ -237,7 +237,7 @@ func BenchmarkSelectFromDevelopmentHeads(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc, err := engine.ParseStudy(data, study)
+	sc, err := experiment.ParseStudy(data, study)
 	if err != nil {
 		b.Fatal(err)
 	}

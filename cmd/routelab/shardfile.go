@@ -14,6 +14,7 @@ import (
 	"strconv"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // Shard files: what `compare|sweep|study --shard i/n --out FILE` writes and
@@ -57,20 +58,20 @@ type shardID struct {
 	Count int `json:"count"`
 }
 
-func (s shardID) shard() engine.Shard { return engine.Shard{Index: s.Index, Count: s.Count} }
+func (s shardID) shard() experiment.Shard { return experiment.Shard{Index: s.Index, Count: s.Count} }
 
 // experimentConfig is an experiment as data: everything its runs and its
 // outputs depend on, and nothing else (not the workers, not the output
 // flags), so every shard of an experiment describes it with the same bytes.
 type experimentConfig struct {
-	Command  string              `json:"command"` // compare, sweep or study
-	XLabel   string              `json:"x_label,omitempty"`
-	XName    string              `json:"x_name,omitempty"`
-	Points   []pointConfig       `json:"points,omitempty"`
-	Seeds    []uint64            `json:"seeds,omitempty"`
-	Protocol *engine.Protocol    `json:"protocol,omitempty"`
-	Study    *engine.StudyConfig `json:"study,omitempty"`
-	Policies []policyConfig      `json:"policies"`
+	Command  string                  `json:"command"` // compare, sweep or study
+	XLabel   string                  `json:"x_label,omitempty"`
+	XName    string                  `json:"x_name,omitempty"`
+	Points   []pointConfig           `json:"points,omitempty"`
+	Seeds    []uint64                `json:"seeds,omitempty"`
+	Protocol *engine.Protocol        `json:"protocol,omitempty"`
+	Study    *experiment.StudyConfig `json:"study,omitempty"`
+	Policies []policyConfig          `json:"policies"`
 }
 
 // pointConfig is a point of a sweep (the one scenario of a comparison).
@@ -91,7 +92,7 @@ type policyConfig struct {
 }
 
 // sweepExperiment describes a comparison or a sweep.
-func sweepExperiment(command string, sw engine.Sweep, scripts *policySet) experimentConfig {
+func sweepExperiment(command string, sw experiment.Sweep, scripts *policySet) experimentConfig {
 	c := experimentConfig{Command: command, XLabel: sw.XLabel, XName: sw.XName, Seeds: sw.Seeds, Protocol: &sw.Protocol}
 	for _, pt := range sw.Points {
 		c.Points = append(c.Points, pointConfig{Label: pt.Label, X: pt.X, Scenario: pt.Scenario, Trace: pt.Scenario.Trace})
@@ -101,7 +102,7 @@ func sweepExperiment(command string, sw engine.Sweep, scripts *policySet) experi
 }
 
 // studyExperiment describes a study; its policies are the validated ones.
-func studyExperiment(sc engine.StudyConfig, scripts *policySet) experimentConfig {
+func studyExperiment(sc experiment.StudyConfig, scripts *policySet) experimentConfig {
 	c := experimentConfig{Command: "study", Study: &sc}
 	for _, name := range sc.Policies {
 		c.Policies = append(c.Policies, policyConfig{Name: name, Source: scripts.source(name)})
@@ -127,17 +128,17 @@ func (c *experimentConfig) hash() (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-// sweep rebuilds the comparison's or sweep's engine.Sweep, its policies
+// sweep rebuilds the comparison's or sweep's experiment.Sweep, its policies
 // named only: enough to assemble results, not to run them.
-func (c *experimentConfig) sweep() engine.Sweep {
-	sw := engine.Sweep{XLabel: c.XLabel, XName: c.XName, Seeds: c.Seeds}
+func (c *experimentConfig) sweep() experiment.Sweep {
+	sw := experiment.Sweep{XLabel: c.XLabel, XName: c.XName, Seeds: c.Seeds}
 	if c.Protocol != nil {
 		sw.Protocol = *c.Protocol
 	}
 	for _, pt := range c.Points {
 		scn := pt.Scenario
 		scn.Trace = pt.Trace
-		sw.Points = append(sw.Points, engine.SweepPoint{Label: pt.Label, X: pt.X, Scenario: scn})
+		sw.Points = append(sw.Points, experiment.SweepPoint{Label: pt.Label, X: pt.X, Scenario: scn})
 	}
 	for _, p := range c.Policies {
 		sw.Policies = append(sw.Policies, engine.PolicySpec{Name: p.Name})
@@ -147,7 +148,7 @@ func (c *experimentConfig) sweep() engine.Sweep {
 
 // study rebuilds the study's configuration, its scripted policies named
 // only.
-func (c *experimentConfig) study() engine.StudyConfig {
+func (c *experimentConfig) study() experiment.StudyConfig {
 	sc := *c.Study
 	sc.Scripted = nil
 	for _, p := range c.Policies {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // shardForm is what --shard accepts, for error messages.
@@ -16,13 +16,13 @@ const shardForm = "i/n with 1 <= i <= n, such as 2/7; or auto, or auto/n, inside
 // of a job array (lookup reads it; see jobArrays); n, when given, must
 // agree with the scheduler's count. It returns the shard and, for auto,
 // which scheduler's variables gave it.
-func parseShard(spec string, lookup func(string) (string, bool)) (engine.Shard, string, error) {
+func parseShard(spec string, lookup func(string) (string, bool)) (experiment.Shard, string, error) {
 	head, tail, hasCount := strings.Cut(spec, "/")
 	count := 0
 	if hasCount {
 		n, ok := positive(tail)
 		if !ok {
-			return engine.Shard{}, "", badShard(spec)
+			return experiment.Shard{}, "", badShard(spec)
 		}
 		count = n
 	}
@@ -31,9 +31,9 @@ func parseShard(spec string, lookup func(string) (string, bool)) (engine.Shard, 
 	}
 	index, ok := positive(head)
 	if !ok || !hasCount || index > count {
-		return engine.Shard{}, "", badShard(spec)
+		return experiment.Shard{}, "", badShard(spec)
 	}
-	return engine.Shard{Index: index, Count: count}, "", nil
+	return experiment.Shard{Index: index, Count: count}, "", nil
 }
 
 func badShard(spec string) error {
@@ -58,12 +58,12 @@ func natural(s string) (int, bool) {
 
 // autoShard resolves "auto" and "auto/count" from the one job array whose
 // variables are set.
-func autoShard(spec string, count int, lookup func(string) (string, bool)) (engine.Shard, string, error) {
+func autoShard(spec string, count int, lookup func(string) (string, bool)) (experiment.Shard, string, error) {
 	var found []jobArray
 	for _, detect := range jobArrays() {
 		a, present, err := detect(lookup)
 		if err != nil {
-			return engine.Shard{}, "", fmt.Errorf("--shard %s: %w", spec, err)
+			return experiment.Shard{}, "", fmt.Errorf("--shard %s: %w", spec, err)
 		}
 		if present {
 			found = append(found, a)
@@ -71,10 +71,10 @@ func autoShard(spec string, count int, lookup func(string) (string, bool)) (engi
 	}
 	switch len(found) {
 	case 0:
-		return engine.Shard{}, "", fmt.Errorf("--shard %s: no job-array environment (none of JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX is set); want %s", spec, shardForm)
+		return experiment.Shard{}, "", fmt.Errorf("--shard %s: no job-array environment (none of JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX is set); want %s", spec, shardForm)
 	case 1:
 	default:
-		return engine.Shard{}, "", fmt.Errorf("--shard %s: the variables of two job arrays are set, %s and %s; give the shard as i/n", spec, found[0].vars, found[1].vars)
+		return experiment.Shard{}, "", fmt.Errorf("--shard %s: the variables of two job arrays are set, %s and %s; give the shard as i/n", spec, found[0].vars, found[1].vars)
 	}
 	return found[0].shard(spec, count)
 }
@@ -90,19 +90,19 @@ type jobArray struct {
 
 // shard combines the array's index and count with a count given on the
 // command line.
-func (a jobArray) shard(spec string, count int) (engine.Shard, string, error) {
+func (a jobArray) shard(spec string, count int) (experiment.Shard, string, error) {
 	switch {
 	case count == 0 && a.count == 0:
-		return engine.Shard{}, "", fmt.Errorf("--shard %s: %s gives the index only (%s): give the count too, --shard auto/n (n = the array's size)", spec, a.scheduler, a.vars)
+		return experiment.Shard{}, "", fmt.Errorf("--shard %s: %s gives the index only (%s): give the count too, --shard auto/n (n = the array's size)", spec, a.scheduler, a.vars)
 	case count != 0 && a.count != 0 && count != a.count:
-		return engine.Shard{}, "", fmt.Errorf("--shard %s: %s says the array has %d tasks (%s), not %d", spec, a.scheduler, a.count, a.vars, count)
+		return experiment.Shard{}, "", fmt.Errorf("--shard %s: %s says the array has %d tasks (%s), not %d", spec, a.scheduler, a.count, a.vars, count)
 	case count == 0:
 		count = a.count
 	}
 	if a.index > count {
-		return engine.Shard{}, "", fmt.Errorf("--shard %s: %s gives task %d of %d (%s); want an index within the count", spec, a.scheduler, a.index, count, a.vars)
+		return experiment.Shard{}, "", fmt.Errorf("--shard %s: %s gives task %d of %d (%s); want an index within the count", spec, a.scheduler, a.index, count, a.vars)
 	}
-	return engine.Shard{Index: a.index, Count: count}, fmt.Sprintf("%s (%s)", a.scheduler, a.vars), nil
+	return experiment.Shard{Index: a.index, Count: count}, fmt.Sprintf("%s (%s)", a.scheduler, a.vars), nil
 }
 
 // arrayDetector reads one scheduler's job-array variables; present is false

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // env is a fake environment for parseShard.
@@ -19,23 +19,23 @@ func TestParseShard(t *testing.T) {
 	for _, c := range []struct {
 		spec string
 		env  env
-		want engine.Shard
+		want experiment.Shard
 		from string
 	}{
-		{"2/7", nil, engine.Shard{Index: 2, Count: 7}, ""},
-		{"1/1", nil, engine.Shard{Index: 1, Count: 1}, ""},
-		{"7/7", env{"JOB_COMPLETION_INDEX": "0"}, engine.Shard{Index: 7, Count: 7}, ""}, // i/n ignores the environment
-		{"auto/30", env{"JOB_COMPLETION_INDEX": "0"}, engine.Shard{Index: 1, Count: 30}, "Kubernetes (JOB_COMPLETION_INDEX=0)"},
-		{"auto/30", env{"JOB_COMPLETION_INDEX": "29"}, engine.Shard{Index: 30, Count: 30}, "Kubernetes (JOB_COMPLETION_INDEX=29)"},
+		{"2/7", nil, experiment.Shard{Index: 2, Count: 7}, ""},
+		{"1/1", nil, experiment.Shard{Index: 1, Count: 1}, ""},
+		{"7/7", env{"JOB_COMPLETION_INDEX": "0"}, experiment.Shard{Index: 7, Count: 7}, ""}, // i/n ignores the environment
+		{"auto/30", env{"JOB_COMPLETION_INDEX": "0"}, experiment.Shard{Index: 1, Count: 30}, "Kubernetes (JOB_COMPLETION_INDEX=0)"},
+		{"auto/30", env{"JOB_COMPLETION_INDEX": "29"}, experiment.Shard{Index: 30, Count: 30}, "Kubernetes (JOB_COMPLETION_INDEX=29)"},
 		{"auto", env{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "29", "SLURM_ARRAY_TASK_COUNT": "30", "SLURM_ARRAY_TASK_STEP": "1"},
-			engine.Shard{Index: 5, Count: 30}, "Slurm (SLURM_ARRAY_TASK_ID=4, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=29)"},
+			experiment.Shard{Index: 5, Count: 30}, "Slurm (SLURM_ARRAY_TASK_ID=4, SLURM_ARRAY_TASK_MIN=0, SLURM_ARRAY_TASK_MAX=29)"},
 		{"auto", env{"SLURM_ARRAY_TASK_ID": "30", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "30"},
-			engine.Shard{Index: 30, Count: 30}, "Slurm (SLURM_ARRAY_TASK_ID=30, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=30)"},
+			experiment.Shard{Index: 30, Count: 30}, "Slurm (SLURM_ARRAY_TASK_ID=30, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_MAX=30)"},
 		{"auto/12", env{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "12"},
-			engine.Shard{Index: 3, Count: 12}, "Slurm (SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_COUNT=12)"},
+			experiment.Shard{Index: 3, Count: 12}, "Slurm (SLURM_ARRAY_TASK_ID=3, SLURM_ARRAY_TASK_MIN=1, SLURM_ARRAY_TASK_COUNT=12)"},
 		{"auto", env{"AWS_BATCH_JOB_ARRAY_INDEX": "2", "AWS_BATCH_JOB_ARRAY_SIZE": "3"},
-			engine.Shard{Index: 3, Count: 3}, "AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX=2, AWS_BATCH_JOB_ARRAY_SIZE=3)"},
-		{"auto/5", env{"AWS_BATCH_JOB_ARRAY_INDEX": "0"}, engine.Shard{Index: 1, Count: 5}, "AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX=0)"},
+			experiment.Shard{Index: 3, Count: 3}, "AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX=2, AWS_BATCH_JOB_ARRAY_SIZE=3)"},
+		{"auto/5", env{"AWS_BATCH_JOB_ARRAY_INDEX": "0"}, experiment.Shard{Index: 1, Count: 5}, "AWS Batch (AWS_BATCH_JOB_ARRAY_INDEX=0)"},
 	} {
 		got, from, err := parseShard(c.spec, c.env.lookup)
 		if err != nil || got != c.want || from != c.from {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
@@ -82,7 +82,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if err != nil {
 		return err
 	}
-	sc, err := engine.ParseStudy(data, file)
+	sc, err := experiment.ParseStudy(data, file)
 	if err != nil {
 		return err
 	}
@@ -99,11 +99,11 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 	if c.shard.spec != "" {
 		return c.shard.runStudy(ctx, cmd, sc, &c.scripts, c.workers)
 	}
-	res, err := engine.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
+	res, err := experiment.RunStudy(ctx, sc, c.workers, progressReporter(cmd.ErrOrStderr(), "study"))
 	if err != nil {
 		return err
 	}
-	var p *engine.Paired
+	var p *experiment.Paired
 	if po != nil {
 		if p, err = res.Paired(*po); err != nil {
 			return err
@@ -123,7 +123,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 
 // withScripted adds the policies of the policy files to the study's
 // validation, after its own.
-func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc engine.StudyConfig) (engine.StudyConfig, error) {
+func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc experiment.StudyConfig) (experiment.StudyConfig, error) {
 	for _, entry := range c.policies {
 		if !isPolicyFile(strings.TrimSpace(entry)) {
 			return sc, fmt.Errorf("--policies: %q is not a policy file FILE.go (the study's built-in policies are listed in its file)", entry)
@@ -143,7 +143,7 @@ func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc eng
 
 // write writes the study as the flags ask; with --baseline (p not nil) the
 // JSON and the text carry its uncertainty and the paired statistics.
-func (c *studyConfig) write(w io.Writer, res *engine.StudyResult, p *engine.Paired) error {
+func (c *studyConfig) write(w io.Writer, res *experiment.StudyResult, p *experiment.Paired) error {
 	switch {
 	case c.json && p != nil:
 		return res.WriteJSONPaired(w, p)
@@ -163,7 +163,7 @@ func (c *studyConfig) write(w io.Writer, res *engine.StudyResult, p *engine.Pair
 	return p.WriteText(w)
 }
 
-func writeStudyText(w io.Writer, res *engine.StudyResult) error {
+func writeStudyText(w io.Writer, res *experiment.StudyResult) error {
 	cfg := res.Config
 	fmt.Fprintf(w, "%s study: %d conditions, %d weights × %d development seeds, %d policies × %d validation seeds\n\n",
 		cfg.Name, len(cfg.Conditions()), len(cfg.Weights), len(cfg.DevelopmentSeeds), len(cfg.Policies), len(cfg.ValidationSeeds))

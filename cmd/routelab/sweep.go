@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
@@ -64,19 +65,19 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	sw := engine.Sweep{
-		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: engine.RateSweep(e.Scenario, c.rates...),
+	sw := experiment.Sweep{
+		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: experiment.RateSweep(e.Scenario, c.rates...),
 		Policies: e.Policies, Seeds: e.Seeds, Protocol: e.Protocol, Workers: e.Workers, Keep: e.Keep,
 		Progress: progressReporter(cmd.ErrOrStderr(), "sweep"),
 	}
 	if c.shard.spec != "" {
 		return c.shard.runSweep(ctx, cmd, "sweep", sw, &c.scripts)
 	}
-	res, err := engine.RunSweep(ctx, sw)
+	res, err := experiment.RunSweep(ctx, sw)
 	if err != nil {
 		return err
 	}
-	var p *engine.SweepPaired
+	var p *experiment.SweepPaired
 	if po != nil {
 		if p, err = res.Paired(*po); err != nil {
 			return err
@@ -90,7 +91,7 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 
 // write writes the sweep as the flags ask, with each point's paired
 // statistics p when --baseline asked for them (nil otherwise).
-func (c *sweepConfig) write(w io.Writer, res *engine.SweepResult, p *engine.SweepPaired) error {
+func (c *sweepConfig) write(w io.Writer, res *experiment.SweepResult, p *experiment.SweepPaired) error {
 	switch {
 	case c.json && p != nil:
 		return res.WriteJSONPaired(w, p)

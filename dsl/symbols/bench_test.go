@@ -8,6 +8,7 @@ import (
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/lab"
 )
 
@@ -103,7 +104,7 @@ func BenchmarkCompareCell(b *testing.B) {
 func BenchmarkCompareEngine(b *testing.B) {
 	scn, _ := engine.BuiltinScenario("straggler", 100, engine.DefaultHeterogeneity)
 	for i := 0; i < b.N; i++ {
-		if _, err := engine.Compare(context.Background(), engine.Experiment{Scenario: scn, Policies: engine.SpecificationPolicies()}); err != nil {
+		if _, err := experiment.Compare(context.Background(), experiment.Experiment{Scenario: scn, Policies: engine.SpecificationPolicies()}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/dsl/symbols"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/lab"
 	"github.com/routelab/routelab/plot"
 )
@@ -172,12 +173,12 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.DemandModel":     {engine.DefaultDemand(), engine.DemandModel{Kind: engine.LogNormalDemand, Mean: 11, CV: 0.5}},
 		"engine.Event":           {engine.Event{At: 5000, Kind: engine.EventSlow, Replica: 1, Value: 5}},
 		"engine.EventKind":       {engine.EventFail},
-		"engine.Experiment":      {engine.Experiment{Scenario: r.wide, Policies: r.specList, Progress: func(int, int) {}}},
+		"engine.Experiment":      {experiment.Experiment{Scenario: r.wide, Policies: r.specList, Progress: func(int, int) {}}},
 		"engine.Field":           {engine.RunRecord(&r.run.RunResult.RunSummary)[3], engine.RunRecord(&r.run.RunResult.RunSummary)[14]},
 		"engine.FieldError":      {&engine.FieldError{Field: "rate_rps", Value: -5.0, Allowed: "a number > 0"}},
 		"engine.Heterogeneity":   {engine.HighHeterogeneity},
 		"engine.RunSummary":      {r.run.RunSummary, engine.RunSummary{}},
-		"engine.Keep":            {engine.KeepRuns, engine.KeepSummaries},
+		"engine.Keep":            {experiment.KeepRuns, experiment.KeepSummaries},
 		"engine.PolicySwitch":    {engine.PolicySwitch{At: 4500, Policy: engine.LeastQueue()}},
 		"engine.ScenarioFile":    {engine.ScenarioFile{Scenario: r.wide}, engine.ScenarioFile{Scenario: r.wide, Session: recorded()}},
 		"engine.RecordedSession": {*recorded()},
@@ -187,8 +188,8 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.Metric":          anys(engine.Metrics()),
 		"engine.Policy":          r.instances,
 		"engine.Paired":          {paired.cmp, *paired.cmp},
-		"engine.PairedMethod":    {engine.PairedT, engine.PairedBootstrap},
-		"engine.PairedOptions":   {engine.PairedOptions{Baseline: "latency-aware"}, engine.PairedOptions{Baseline: "a", Policies: []string{"b"}, Metrics: []string{"p99_ms"}, Method: engine.PairedBootstrap}},
+		"engine.PairedMethod":    {experiment.PairedT, experiment.PairedBootstrap},
+		"engine.PairedOptions":   {experiment.PairedOptions{Baseline: "latency-aware"}, experiment.PairedOptions{Baseline: "a", Policies: []string{"b"}, Metrics: []string{"p99_ms"}, Method: experiment.PairedBootstrap}},
 		"engine.PairedStat":      {paired.cmp.Stats[0], r.study.Margin},
 		"engine.PolicyEnv":       {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
 		"engine.PolicyKind":      {engine.PickerPolicy},
@@ -206,19 +207,19 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.RunSpec":         {engine.RunSpec{Scenario: r.wide, Policy: spec, Seed: 1, OnDecision: func(engine.Decision) {}}},
 		"engine.Scenario":        {r.wide, r.traced},
 		"engine.SummaryKind":     {engine.SummaryMedian | engine.SummaryRange, engine.SummaryKind(0)},
-		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], engine.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
+		"engine.SeedPair":        {paired.cmp.Stats[0].Pairs[0], experiment.SeedPair{Seed: 4, Baseline: 12, Policy: math.NaN(), Diff: math.NaN()}},
 		"engine.Score":           {r.study.Weights[0], r.study.Validation[0]},
-		"engine.Shard":           {engine.Shard{Index: 2, Count: 7}},
+		"engine.Shard":           {experiment.Shard{Index: 2, Count: 7}},
 		"engine.SimOptions":      {engine.SimOptions{Seed: 2, Measure: &engine.Protocol{Warmup: 0, Measure: 1000, SLO: 50}, OnDecision: func(engine.Decision) {}}},
 		"engine.Simulator":       {r.sim, *r.sim},
 		"engine.Snapshot":        {r.snapshot},
-		"engine.StudyConfig":     {engine.SpecificationStudy(), r.study.Config},
+		"engine.StudyConfig":     {experiment.SpecificationStudy(), r.study.Config},
 		"engine.StudyResult":     {r.study.StudyResult},
 		"engine.StudyRun":        {r.study.Development[0], r.study.Validated[0]},
-		"engine.Table":           {paired.cmp.Table(), r.study.Tables()[0], engine.Table{}},
+		"engine.Table":           {paired.cmp.Table(), r.study.Tables()[0], experiment.Table{}},
 		"engine.Summary":         {r.cmp.Policies[1].Summary},
-		"engine.Sweep":           {engine.Sweep{XLabel: "rate", Points: engine.RateSweep(r.wide, 100, 200), Policies: r.specList, Progress: func(int, int) {}}},
-		"engine.SweepPoint":      {engine.RateSweep(r.wide, 150)[0]},
+		"engine.Sweep":           {experiment.Sweep{XLabel: "rate", Points: experiment.RateSweep(r.wide, 100, 200), Policies: r.specList, Progress: func(int, int) {}}},
+		"engine.SweepPoint":      {experiment.RateSweep(r.wide, 150)[0]},
 		"engine.SweepPaired":     {paired.sweep},
 		"engine.SweepResult":     {r.sweep.SweepResult},
 		"engine.Timeline":        {r.run.RunResult.Timeline},
@@ -307,18 +308,18 @@ func (s completionSpy) ObserveCompletion(c engine.Completion) { *s.last = c }
 
 // pairedSamples are paired statistics of the sample comparison and sweep.
 type pairedSamples struct {
-	cmp   *engine.Paired
-	sweep *engine.SweepPaired
+	cmp   *experiment.Paired
+	sweep *experiment.SweepPaired
 }
 
 func pairedValues(t *testing.T, r *realValues) pairedSamples {
 	t.Helper()
 	var p pairedSamples
 	var err error
-	if p.cmp, err = r.cmp.Comparison.Paired(engine.PairedOptions{Baseline: "latency-aware", Policies: []string{"cost"}}); err != nil {
+	if p.cmp, err = r.cmp.Comparison.Paired(experiment.PairedOptions{Baseline: "latency-aware", Policies: []string{"cost"}}); err != nil {
 		t.Fatal(err)
 	}
-	if p.sweep, err = r.sweep.SweepResult.Paired(engine.PairedOptions{Baseline: "least-queue"}); err != nil {
+	if p.sweep, err = r.sweep.SweepResult.Paired(experiment.PairedOptions{Baseline: "least-queue"}); err != nil {
 		t.Fatal(err)
 	}
 	return p

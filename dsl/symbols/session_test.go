@@ -94,6 +94,7 @@ func TestDocIndexesAreFresh(t *testing.T) {
 	for _, c := range []struct{ dir, path, fn, file string }{
 		{"../../lab", symbols.LabPath, "LabDocs", "lab_docs.go"},
 		{"../../engine", symbols.EnginePath, "EngineDocs", "engine_docs.go"},
+		{"../../experiment", symbols.ExperimentPath, "ExperimentDocs", "experiment_docs.go"},
 		{"../../plot", symbols.PlotPath, "PlotDocs", "plot_docs.go"},
 	} {
 		got, err := dsl.GenerateDocIndex(c.dir, c.path, "symbols", c.fn)

@@ -16,11 +16,12 @@ import (
 	"github.com/routelab/routelab/plot"
 )
 
-//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/experiment github.com/routelab/routelab/plot
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dslextract github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
-//go:generate go run github.com/routelab/routelab/dsl/cmd/dsltypes -o types.bin github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/plot github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dsltypes -o types.bin github.com/routelab/routelab/lab github.com/routelab/routelab/engine github.com/routelab/routelab/experiment github.com/routelab/routelab/plot github.com/go-echarts/go-echarts/v2/charts github.com/go-echarts/go-echarts/v2/opts github.com/go-echarts/go-echarts/v2/types
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o lab_docs.go -func LabDocs github.com/routelab/routelab/lab
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o engine_docs.go -func EngineDocs github.com/routelab/routelab/engine
+//go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o experiment_docs.go -func ExperimentDocs github.com/routelab/routelab/experiment
 //go:generate go run github.com/routelab/routelab/dsl/cmd/dsldoc -o plot_docs.go -func PlotDocs github.com/routelab/routelab/plot
 
 // typesBin is the exposed packages' type information, for Go's type
@@ -56,12 +57,14 @@ var Symbols = sync.OnceValue(func() map[string]map[string]reflect.Value {
 const (
 	LabPath    = "github.com/routelab/routelab/lab"
 	EnginePath = "github.com/routelab/routelab/engine"
-	PlotPath   = "github.com/routelab/routelab/plot"
-	echarts    = "github.com/go-echarts/go-echarts/v2/"
+	// ExperimentPath is the experiment design: Compare, Sweep, Study, paired statistics.
+	ExperimentPath = "github.com/routelab/routelab/experiment"
+	PlotPath       = "github.com/routelab/routelab/plot"
+	echarts        = "github.com/go-echarts/go-echarts/v2/"
 )
 
 // Libraries returns the libraries of a routelab session: lab pre-imported;
-// engine, plot and go-echarts' charts, opts and types for custom figures
+// engine, experiment, plot and go-echarts' charts, opts and types for custom figures
 // (lab.Chart shows a go-echarts chart).
 func Libraries() []dsl.Library { return libraries(nil) }
 
@@ -71,6 +74,7 @@ func libraries(onPolicy func(lab.PolicySpec)) []dsl.Library {
 	libs := []dsl.Library{
 		{Path: LabPath, Name: "lab", Symbols: Symbols()[LabPath+"/lab"], Docs: LabDocs(), Types: typesBin, PreImport: true, Bind: labBinder(onPolicy), Stateless: statelessLab()},
 		{Path: EnginePath, Name: "engine", Symbols: Symbols()[EnginePath+"/engine"], Docs: EngineDocs(), Types: typesBin},
+		{Path: ExperimentPath, Name: "experiment", Symbols: Symbols()[ExperimentPath+"/experiment"], Docs: ExperimentDocs(), Types: typesBin},
 		{Path: PlotPath, Name: "plot", Symbols: Symbols()[PlotPath+"/plot"], Docs: PlotDocs(), Types: typesBin},
 	}
 	for _, name := range []string{"charts", "opts", "types"} {

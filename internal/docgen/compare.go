@@ -6,34 +6,35 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // runStraggler runs the specification's comparison on the straggler
 // scenario once, for the figure and every part that quotes it.
-func (g *Generator) runStraggler() (*engine.Comparison, error) {
+func (g *Generator) runStraggler() (*experiment.Comparison, error) {
 	g.stragglerOnce.Do(func() {
 		scn, err := engine.BuiltinScenario("straggler", engine.DefaultRate, engine.DefaultHeterogeneity)
 		if err != nil {
 			g.stragglerErr = err
 			return
 		}
-		g.straggler, g.stragglerErr = engine.Compare(g.ctx, engine.Experiment{Scenario: scn, Policies: engine.SpecificationPolicies()})
+		g.straggler, g.stragglerErr = experiment.Compare(g.ctx, experiment.Experiment{Scenario: scn, Policies: engine.SpecificationPolicies()})
 	})
 	return g.straggler, g.stragglerErr
 }
 
 // stragglerSummary is one policy's summary of the straggler comparison.
-func stragglerSummary(g *Generator, policy string) (engine.Summary, error) {
+func stragglerSummary(g *Generator, policy string) (experiment.Summary, error) {
 	c, err := g.runStraggler()
 	if err != nil {
-		return engine.Summary{}, err
+		return experiment.Summary{}, err
 	}
 	for _, p := range c.Policies {
 		if p.Name == policy {
 			return p.Summary, nil
 		}
 	}
-	return engine.Summary{}, fmt.Errorf("the straggler comparison has no %s", policy)
+	return experiment.Summary{}, fmt.Errorf("the straggler comparison has no %s", policy)
 }
 
 // twoFigures rounds to two significant figures, as prose quotes a spread.
@@ -69,17 +70,17 @@ func compareSpreadLatency(g *Generator) (string, error)    { return p99Spread(g,
 
 // stragglerPaired is the straggler comparison against Latency Aware, by
 // the method asked for.
-func (g *Generator) stragglerPaired(method engine.PairedMethod) (*engine.Paired, error) {
+func (g *Generator) stragglerPaired(method experiment.PairedMethod) (*experiment.Paired, error) {
 	c, err := g.runStraggler()
 	if err != nil {
 		return nil, err
 	}
-	return c.Paired(engine.PairedOptions{Baseline: "latency-aware", Method: method})
+	return c.Paired(experiment.PairedOptions{Baseline: "latency-aware", Method: method})
 }
 
 // pairedStat is one statistic of the straggler comparison against Latency
 // Aware.
-func pairedStat(g *Generator, method engine.PairedMethod, policy, metric string) (*engine.PairedStat, error) {
+func pairedStat(g *Generator, method experiment.PairedMethod, policy, metric string) (*experiment.PairedStat, error) {
 	p, err := g.stragglerPaired(method)
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func msInterval(lo, hi float64) string {
 // compareP90 is Adaptive's p90 difference from Latency Aware by the
 // t-interval and by the bootstrap.
 func compareP90T(g *Generator) (string, error) {
-	s, err := pairedStat(g, engine.PairedT, "adaptive", "p90_ms")
+	s, err := pairedStat(g, experiment.PairedT, "adaptive", "p90_ms")
 	if err != nil {
 		return "", err
 	}
@@ -107,7 +108,7 @@ func compareP90T(g *Generator) (string, error) {
 }
 
 func compareP90Bootstrap(g *Generator) (string, error) {
-	s, err := pairedStat(g, engine.PairedBootstrap, "adaptive", "p90_ms")
+	s, err := pairedStat(g, experiment.PairedBootstrap, "adaptive", "p90_ms")
 	if err != nil {
 		return "", err
 	}
@@ -117,7 +118,7 @@ func compareP90Bootstrap(g *Generator) (string, error) {
 // compareP99Wins says on how many seeds Adaptive's p99 beat Latency
 // Aware's.
 func compareP99Wins(g *Generator) (string, error) {
-	s, err := pairedStat(g, engine.PairedT, "adaptive", "p99_ms")
+	s, err := pairedStat(g, experiment.PairedT, "adaptive", "p99_ms")
 	if err != nil {
 		return "", err
 	}
@@ -130,7 +131,7 @@ func compareP99Wins(g *Generator) (string, error) {
 
 // compareRatios is the table of paired over unpaired interval widths.
 func compareRatios(g *Generator) (string, error) {
-	p, err := g.stragglerPaired(engine.PairedT)
+	p, err := g.stragglerPaired(experiment.PairedT)
 	if err != nil {
 		return "", err
 	}

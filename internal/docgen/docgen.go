@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/internal/docmark"
 )
 
@@ -34,11 +34,11 @@ type Generator struct {
 	cache map[string]string
 
 	studyOnce sync.Once
-	study     *engine.StudyResult
+	study     *experiment.StudyResult
 	studyErr  error
 
 	stragglerOnce sync.Once
-	straggler     *engine.Comparison
+	straggler     *experiment.Comparison
 	stragglerErr  error
 }
 

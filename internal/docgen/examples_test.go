@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // The output docs/statistics.md shows in its code blocks is what routelab
@@ -24,7 +24,7 @@ func TestStatisticsExamplesAreTheOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := g.stragglerPaired(engine.PairedT)
+	p, err := g.stragglerPaired(experiment.PairedT)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // metricsRun is the table of per-run metrics: the names JSON and CSV use,
@@ -23,7 +24,7 @@ func metricsRun(*Generator) (string, error) {
 // metricsSummary lists the names of a policy's summary record, in order.
 func metricsSummary(*Generator) (string, error) {
 	var names []string
-	for _, f := range engine.SummaryRecord("x", engine.Summary{}) {
+	for _, f := range experiment.SummaryRecord("x", experiment.Summary{}) {
 		names = append(names, "`"+f.Name+"`")
 	}
 	return strings.Join(names, ", "), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/routelab/routelab/console"
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 	"github.com/routelab/routelab/internal/docmark"
 )
 
@@ -102,11 +103,11 @@ func constantsWithUnits() map[string]bool {
 	add(engine.DefaultCeiling, "ms")
 	add(engine.ThroughputWindow, "ms")
 	add(engine.ThroughputWindow/1000, "s")
-	add(100*engine.PairedLevel, "%")
+	add(100*experiment.PairedLevel, "%")
 	// The chance that one of 15 independent intervals (3 policies × 5
 	// metrics) excludes zero when no difference is real.
-	add(math.Round(100*(1-math.Pow(engine.PairedLevel, 15))), "%")
-	for _, r := range engine.SpecificationStudy().Rates {
+	add(math.Round(100*(1-math.Pow(experiment.PairedLevel, 15))), "%")
+	for _, r := range experiment.SpecificationStudy().Rates {
 		add(r, "req/s")
 	}
 	for _, h := range []engine.Heterogeneity{engine.DefaultHeterogeneity, engine.HighHeterogeneity} {

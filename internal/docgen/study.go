@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 // studyFile is the study docs/model.md reports: the specification's
@@ -15,19 +15,19 @@ import (
 const studyFile = "examples/study.json"
 
 // runStudy runs the study once for every part that reports it.
-func (g *Generator) runStudy() (*engine.StudyResult, error) {
+func (g *Generator) runStudy() (*experiment.StudyResult, error) {
 	g.studyOnce.Do(func() {
 		data, err := os.ReadFile(filepath.Join(g.Root, studyFile))
 		if err != nil {
 			g.studyErr = err
 			return
 		}
-		cfg, err := engine.ParseStudy(data, studyFile)
+		cfg, err := experiment.ParseStudy(data, studyFile)
 		if err != nil {
 			g.studyErr = err
 			return
 		}
-		g.study, g.studyErr = engine.RunStudy(g.ctx, cfg, 0, nil)
+		g.study, g.studyErr = experiment.RunStudy(g.ctx, cfg, 0, nil)
 	})
 	return g.study, g.studyErr
 }
@@ -156,7 +156,7 @@ func studyLatencyAware(g *Generator) (string, error) { return validationScore(g,
 func pp(x float64) string { return strings.Replace(fmt.Sprintf("%+.2f", 100*x), "-", "−", 1) }
 
 // statePaired states a paired difference of attainment in a phrase.
-func statePaired(s engine.PairedStat) string {
+func statePaired(s experiment.PairedStat) string {
 	return fmt.Sprintf("%s pp, 95 %% interval [%s, %s] pp over %d seeds (%d won, %d lost): %s",
 		pp(s.DiffMean), pp(s.CILow), pp(s.CIHigh), s.Seeds, s.Wins, s.Losses, s.Verdict())
 }
@@ -222,7 +222,7 @@ func studyGain(g *Generator) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	p, err := st.Paired(engine.PairedOptions{Baseline: "latency-aware", Metrics: []string{"attainment"}})
+	p, err := st.Paired(experiment.PairedOptions{Baseline: "latency-aware", Metrics: []string{"attainment"}})
 	if err != nil {
 		return "", err
 	}

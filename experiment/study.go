@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 )
 
@@ -22,13 +23,13 @@ type StudyConfig struct {
 	DevelopmentSeeds []uint64  `json:"development_seeds"`
 	ValidationSeeds  []uint64  `json:"validation_seeds"`
 	// Policies validated; "adaptive" runs with the selected weight.
-	Policies []string `json:"policies"`
-	Protocol Protocol `json:"protocol"`
+	Policies []string        `json:"policies"`
+	Protocol engine.Protocol `json:"protocol"`
 	// Scripted are policies beyond the built-ins (written in Go cells or
 	// policy files), each named in Policies, which resolves a name to a
 	// scripted policy before a built-in one. They are not part of the JSON
 	// form: a study file names built-ins only.
-	Scripted []PolicySpec `json:"-"`
+	Scripted []engine.PolicySpec `json:"-"`
 }
 
 // SpecificationStudy is the study as the specification describes it: 24
@@ -49,7 +50,7 @@ func SpecificationStudy() StudyConfig {
 		DevelopmentSeeds: DefaultSeeds(8),
 		ValidationSeeds:  val,
 		Policies:         []string{"round-robin", "least-queue", "latency-aware", "adaptive"},
-		Protocol:         DefaultProtocol(),
+		Protocol:         engine.DefaultProtocol(),
 	}
 }
 
@@ -113,7 +114,7 @@ func (c StudyConfig) Validate() error {
 }
 
 func (c StudyConfig) validateProtocol() error {
-	if c.Protocol == (Protocol{}) {
+	if c.Protocol == (engine.Protocol{}) {
 		return fieldErr("protocol", "none", `an object with warmup_ms, measure_ms and slo_ms, such as the specification's {"warmup_ms": 3000, "measure_ms": 12000, "slo_ms": 50}`)
 	}
 	if err := c.Protocol.Validate(); err != nil {
@@ -147,7 +148,7 @@ func (c StudyConfig) validateWeights() error {
 		return fieldErr("weights", "none", "at least one exploration weight")
 	}
 	for i, w := range c.Weights {
-		if err := (AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}).Validate(); err != nil {
+		if err := (engine.AdaptiveParams{C: w, Alpha: engine.DefaultAlpha, Ceiling: engine.DefaultCeiling}).Validate(); err != nil {
 			return fieldErr(fmt.Sprintf("weights[%d]", i), w, "a finite number >= 0")
 		}
 	}
@@ -218,7 +219,7 @@ func (c StudyConfig) validateScripted() error {
 		if !slices.Contains(c.Policies, p.Name) {
 			return fieldErr(field, p.Name, "a policy named in policies")
 		}
-		if _, err := PolicyByName(p.Name); err == nil {
+		if _, err := engine.PolicyByName(p.Name); err == nil {
 			return fieldErr(field, p.Name, "a name no built-in policy has")
 		}
 		names[i] = p.Name
@@ -227,13 +228,13 @@ func (c StudyConfig) validateScripted() error {
 }
 
 // policy resolves a name of Policies: a scripted policy, or a built-in.
-func (c StudyConfig) policy(name string) (PolicySpec, error) {
+func (c StudyConfig) policy(name string) (engine.PolicySpec, error) {
 	for _, p := range c.Scripted {
 		if p.Name == name {
 			return p, nil
 		}
 	}
-	return PolicyByName(name)
+	return engine.PolicyByName(name)
 }
 
 // checkDistinct refuses a list that names a value twice; what names the
@@ -247,8 +248,8 @@ func checkDistinct[T comparable](field, what string, xs []T) error {
 	return nil
 }
 
-func (c Condition) scenario(p Protocol) (Scenario, error) {
-	s, err := BuiltinScenario(c.Scenario, c.Rate, Heterogeneity(c.Heterogeneity))
+func (c Condition) scenario(p engine.Protocol) (engine.Scenario, error) {
+	s, err := engine.BuiltinScenario(c.Scenario, c.Rate, engine.Heterogeneity(c.Heterogeneity))
 	if err != nil {
 		return s, err
 	}
@@ -261,7 +262,7 @@ type StudyRun struct {
 	Policy    string  `json:"policy"`
 	C         float64 `json:"c"` // exploration weight (Adaptive only; NaN otherwise)
 	Condition Condition
-	Result    *RunSummary
+	Result    *engine.RunSummary
 }
 
 // Score is a mean per-run attainment, with its standard error over seeds.
@@ -320,15 +321,15 @@ func scoreRuns(name string, c float64, conds []Condition, seeds []uint64, runs [
 	}
 	perCond := make([]float64, len(conds))
 	for i := range att {
-		perCond[i] = Mean(att[i])
+		perCond[i] = engine.Mean(att[i])
 	}
 	perSeed := seedMeans(metric("attainment"), seeds, conds, runs, keep)
-	return Score{Name: name, C: c, MeanAttainment: Mean(perCond), Runs: n, StdErr: stdErr(perSeed), Seeds: len(seeds)}
+	return Score{Name: name, C: c, MeanAttainment: engine.Mean(perCond), Runs: n, StdErr: stdErr(perSeed), Seeds: len(seeds)}
 }
 
 // runRecords yields every run of the study, development first.
 func (r *StudyResult) runRecords() record.Seq {
-	return func(yield func([]Field) error) error {
+	return func(yield func([]engine.Field) error) error {
 		for _, runs := range [][]StudyRun{r.Development, r.Validated} {
 			for _, run := range runs {
 				if err := yield(run.record()); err != nil {
@@ -342,13 +343,13 @@ func (r *StudyResult) runRecords() record.Seq {
 
 // record flattens one run: its phase, policy, weight and condition, then
 // the run's own record.
-func (run StudyRun) record() []Field {
-	rec := []Field{
+func (run StudyRun) record() []engine.Field {
+	rec := []engine.Field{
 		{Name: "phase", Value: run.Phase}, {Name: "policy", Value: run.Policy}, {Name: "c", Value: run.C},
 		{Name: "rate_rps", Value: run.Condition.Rate}, {Name: "heterogeneity", Value: run.Condition.Heterogeneity},
 		{Name: "scenario", Value: run.Condition.Scenario},
 	}
-	for _, f := range RunRecord(run.Result) {
+	for _, f := range engine.RunRecord(run.Result) {
 		if f.Name != "policy" && f.Name != "scenario" {
 			rec = append(rec, f)
 		}
@@ -357,7 +358,7 @@ func (run StudyRun) record() []Field {
 }
 
 // RunRecords flattens every run of the study, development first.
-func (r *StudyResult) RunRecords() [][]Field { return r.runRecords().Collect() }
+func (r *StudyResult) RunRecords() [][]engine.Field { return r.runRecords().Collect() }
 
 // WriteCSV writes one CSV row per run, development first, written as it is
 // formatted.
@@ -369,7 +370,7 @@ func scoreRecords(scores []Score, stdErr bool) []record.Object {
 	for i, s := range scores {
 		out[i] = record.Object{{Name: "name", Value: s.Name}, {Name: "c", Value: s.C}, {Name: "mean_attainment", Value: s.MeanAttainment}, {Name: "runs", Value: s.Runs}}
 		if stdErr {
-			out[i] = append(out[i], Field{Name: "std_err", Value: s.StdErr}, Field{Name: "seeds", Value: s.Seeds})
+			out[i] = append(out[i], engine.Field{Name: "std_err", Value: s.StdErr}, engine.Field{Name: "seeds", Value: s.Seeds})
 		}
 	}
 	return out

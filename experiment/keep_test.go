@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 )
 
@@ -19,12 +20,12 @@ import (
 // serving model's part under 400. So an experiment that keeps summaries
 // needs the same memory per run however many requests the run had.
 func TestRunSummaryIsSmallAndSelfContained(t *testing.T) {
-	if size := unsafe.Sizeof(RunSummary{}); size >= 200 {
+	if size := unsafe.Sizeof(engine.RunSummary{}); size >= 200 {
 		t.Errorf("RunSummary is %d bytes", size)
 	}
 	// The serving model's figures hang off a pointer, nil in the
 	// specification's model, so its runs' summaries stay this small.
-	if size := unsafe.Sizeof(ServingSummary{}); size >= 400 {
+	if size := unsafe.Sizeof(engine.ServingSummary{}); size >= 400 {
 		t.Errorf("ServingSummary is %d bytes", size)
 	}
 	var check func(path string, typ reflect.Type)
@@ -44,14 +45,14 @@ func TestRunSummaryIsSmallAndSelfContained(t *testing.T) {
 			t.Errorf("%s is a %s: a summary must not reference the run's data", path, typ.Kind())
 		}
 	}
-	check("RunSummary", reflect.TypeOf(RunSummary{}))
+	check("RunSummary", reflect.TypeOf(engine.RunSummary{}))
 }
 
 // KeepSummaries keeps no run, only records, and gives every output byte for
 // byte; KeepRuns keeps the runs whole, latencies included, with the same
 // records.
 func TestKeepSummaries(t *testing.T) {
-	e := Experiment{Scenario: mustScenario(t, "burst", 175, HighHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(4)}
+	e := Experiment{Scenario: mustScenario(t, "burst", 175, engine.HighHeterogeneity), Policies: allPolicies(), Seeds: DefaultSeeds(4)}
 	whole, err := Compare(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
@@ -99,11 +100,11 @@ func TestKeepSummaries(t *testing.T) {
 // shapes the outputs use: nested objects and arrays, empty ones, streamed
 // records, NaN, and strings the encoder escapes.
 func TestWriteIndentedIsTheEncodersOutput(t *testing.T) {
-	recs := [][]Field{{{Name: "a", Value: 1}, {Name: "b", Value: math.NaN()}}, {{Name: "a", Value: "<x>&\u2028"}, {Name: "b", Value: []int{}}}}
+	recs := [][]engine.Field{{{Name: "a", Value: 1}, {Name: "b", Value: math.NaN()}}, {{Name: "a", Value: "<x>&\u2028"}, {Name: "b", Value: []int{}}}}
 	for _, v := range []any{
 		record.Object{},
 		record.Object{{Name: "empty", Value: []record.Object{}}, {Name: "none", Value: record.SeqOf(nil)}, {Name: "map", Value: map[string]any{}}},
-		record.Object{{Name: "runs", Value: record.SeqOf(recs)}, {Name: "n", Value: math.Inf(1)}, {Name: "nested", Value: record.Object{{Name: "deep", Value: record.Objects(recs)}, {Name: "s", Value: Scenario{Name: "q"}}}}},
+		record.Object{{Name: "runs", Value: record.SeqOf(recs)}, {Name: "n", Value: math.Inf(1)}, {Name: "nested", Value: record.Object{{Name: "deep", Value: record.Objects(recs)}, {Name: "s", Value: engine.Scenario{Name: "q"}}}}},
 		record.Objects(recs),
 	} {
 		var got bytes.Buffer

@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 	"github.com/routelab/routelab/internal/sheet"
 )
@@ -15,8 +16,8 @@ import (
 
 // Record flattens the statistic: the metric, the two policies and the
 // method, then the figures.
-func (s PairedStat) Record() []Field {
-	return []Field{
+func (s PairedStat) Record() []engine.Field {
+	return []engine.Field{
 		{Name: "metric", Value: s.Metric.Key}, {Name: "unit", Value: s.Metric.Unit}, {Name: "better", Value: s.Metric.Better.String()},
 		{Name: "baseline", Value: s.Baseline}, {Name: "policy", Value: s.Policy}, {Name: "method", Value: string(s.Method)}, {Name: "level", Value: PairedLevel},
 		{Name: "seeds", Value: s.Seeds}, {Name: "seeds_left_out", Value: len(s.Pairs) - s.Seeds},
@@ -29,8 +30,8 @@ func (s PairedStat) Record() []Field {
 }
 
 // Records flattens every statistic, policy by policy, metric by metric.
-func (p *Paired) Records() [][]Field {
-	out := make([][]Field, len(p.Stats))
+func (p *Paired) Records() [][]engine.Field {
+	out := make([][]engine.Field, len(p.Stats))
 	for i, s := range p.Stats {
 		out[i] = s.Record()
 	}
@@ -51,12 +52,12 @@ func (p *Paired) WriteJSON(w io.Writer) error {
 // WriteJSONPaired writes the comparison as WriteJSON does, with the paired
 // statistics under "paired" between the summaries and the runs.
 func (c *Comparison) WriteJSONPaired(w io.Writer, p *Paired) error {
-	return record.WriteIndented(w, insertBefore(c.object(), "runs", Field{Name: "paired", Value: record.Objects(p.Records())}))
+	return record.WriteIndented(w, insertBefore(c.object(), "runs", engine.Field{Name: "paired", Value: record.Objects(p.Records())}))
 }
 
 // insertBefore returns o with f inserted before the field named key (at the
 // end when there is none).
-func insertBefore(o record.Object, key string, f Field) record.Object {
+func insertBefore(o record.Object, key string, f engine.Field) record.Object {
 	for i := range o {
 		if o[i].Name == key {
 			return append(o[:i:i], append(record.Object{f}, o[i:]...)...)
@@ -153,11 +154,11 @@ func (s *SweepResult) Paired(o PairedOptions) (*SweepPaired, error) {
 }
 
 // Records flattens every point's statistics, the point's x value first.
-func (p *SweepPaired) Records() [][]Field {
-	var out [][]Field
+func (p *SweepPaired) Records() [][]engine.Field {
+	var out [][]engine.Field
 	for i, pt := range p.Points {
 		for _, rec := range pt.Records() {
-			out = append(out, append([]Field{{Name: p.XName, Value: p.X[i]}}, rec...))
+			out = append(out, append([]engine.Field{{Name: p.XName, Value: p.X[i]}}, rec...))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"text/tabwriter"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 	"github.com/routelab/routelab/internal/sheet"
 )
@@ -19,7 +20,7 @@ import (
 
 // seedMeans returns, per seed, the mean over conditions of metric m in the
 // runs keep selects (NaN values and missing runs left out).
-func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, keep func(StudyRun) bool) []float64 {
+func seedMeans(m engine.Metric, seeds []uint64, conds []Condition, runs []StudyRun, keep func(StudyRun) bool) []float64 {
 	seedAt := make(map[uint64]int, len(seeds))
 	for i, s := range seeds {
 		seedAt[s] = i
@@ -50,13 +51,13 @@ func seedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, kee
 	}
 	out := make([]float64, len(seeds))
 	for i, row := range grid {
-		out[i] = Mean(row)
+		out[i] = engine.Mean(row)
 	}
 	return out
 }
 
 // pairSeedMeans pairs two selections of runs seed by seed in metric m.
-func pairSeedMeans(m Metric, seeds []uint64, conds []Condition, runs []StudyRun, baseline, policy func(StudyRun) bool) []SeedPair {
+func pairSeedMeans(m engine.Metric, seeds []uint64, conds []Condition, runs []StudyRun, baseline, policy func(StudyRun) bool) []SeedPair {
 	a := seedMeans(m, seeds, conds, runs, baseline)
 	b := seedMeans(m, seeds, conds, runs, policy)
 	out := make([]SeedPair, len(seeds))
@@ -128,9 +129,9 @@ func (r *StudyResult) WriteJSONPaired(w io.Writer, p *Paired) error {
 		{Name: "selection_margin", Value: margin}, {Name: "validation", Value: scoreRecords(r.Validation, true)},
 	}
 	if p != nil {
-		out = append(out, Field{Name: "paired", Value: record.Objects(p.Records())})
+		out = append(out, engine.Field{Name: "paired", Value: record.Objects(p.Records())})
 	}
-	return record.WriteIndented(w, append(out, Field{Name: "runs", Value: r.runRecords()}))
+	return record.WriteIndented(w, append(out, engine.Field{Name: "runs", Value: r.runRecords()}))
 }
 
 // WriteUncertainty writes the scores with their standard errors and the

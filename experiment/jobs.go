@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // jobs are n runs described without holding them: spec builds the i-th
@@ -15,9 +17,9 @@ import (
 // through its own fork of runner (nil: a Runner without prepared samplers).
 type jobs struct {
 	n      int
-	spec   func(i int) RunSpec
-	keep   func(i int, r *RunResult)
-	runner *Runner
+	spec   func(i int) engine.RunSpec
+	keep   func(i int, r *engine.RunResult)
+	runner *engine.Runner
 }
 
 // runJobs runs every job, in parallel on workers goroutines (GOMAXPROCS when
@@ -64,7 +66,7 @@ type pool struct {
 // work takes jobs in index order until none is left, one fails before the
 // next, or ctx is cancelled.
 func (p *pool) work(ctx context.Context) {
-	runner := NewRunner()
+	runner := engine.NewRunner()
 	if p.runner != nil {
 		runner = p.runner.Fork()
 	}

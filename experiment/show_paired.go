@@ -1,9 +1,10 @@
-package engine
+package experiment
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -100,7 +101,7 @@ func (o PairedOptions) describe() []string {
 	return []string{
 		fmt.Sprintf("baseline %q", o.Baseline),
 		"policies " + list(o.Policies, "every other"),
-		"metrics " + list(o.Metrics, strings.Join(PairedMetricKeys(), ", ")),
+		"metrics " + list(o.Metrics, strings.Join(engine.PairedMetricKeys(), ", ")),
 		"method " + sheet.YesNo(o.Method != "", string(o.Method), string(PairedT)),
 	}
 }

@@ -1,9 +1,11 @@
-package engine
+package experiment
 
 import (
 	"context"
 	"fmt"
 	"html"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Shard is one of Count parts of an experiment, numbered from 1. It runs
@@ -62,15 +64,15 @@ func (s Shard) checkFor(total int) error {
 // summaries runs the shard's jobs of js and returns their summaries in the
 // shard's order. js's own keep is not called: the jobs must drop latencies
 // (SummaryOnly), so the shard's memory is its summaries'.
-func summaries(ctx context.Context, js jobs, s Shard, workers int, progress func(done, total int)) ([]RunSummary, error) {
+func summaries(ctx context.Context, js jobs, s Shard, workers int, progress func(done, total int)) ([]engine.RunSummary, error) {
 	if err := s.checkFor(js.n); err != nil {
 		return nil, err
 	}
-	out := make([]RunSummary, s.Size(js.n))
+	out := make([]engine.RunSummary, s.Size(js.n))
 	err := runJobs(ctx, jobs{
 		n:      len(out),
-		spec:   func(k int) RunSpec { return js.spec(s.Run(k)) },
-		keep:   func(k int, r *RunResult) { out[k] = r.RunSummary },
+		spec:   func(k int) engine.RunSpec { return js.spec(s.Run(k)) },
+		keep:   func(k int, r *engine.RunResult) { out[k] = r.RunSummary },
 		runner: js.runner,
 	}, workers, progress)
 	if err != nil {
@@ -83,7 +85,7 @@ func summaries(ctx context.Context, js jobs, s Shard, workers int, progress func
 // summaries, the k-th being the sweep's run s.Run(k). A shard keeps each
 // run's RunSummary and nothing else, whatever sw.Keep says, so its memory
 // grows by under 200 bytes a run. Progress counts the shard's runs.
-func RunSweepShard(ctx context.Context, sw Sweep, s Shard) ([]RunSummary, error) {
+func RunSweepShard(ctx context.Context, sw Sweep, s Shard) ([]engine.RunSummary, error) {
 	if err := sw.prepare(); err != nil {
 		return nil, err
 	}
@@ -97,7 +99,7 @@ func RunSweepShard(ctx context.Context, sw Sweep, s Shard) ([]RunSummary, error)
 // here. Each summary must be of its run's policy and seed, and the
 // policies' workloads must agree seed by seed (common random numbers): a
 // summary of another experiment is refused.
-func AssembleSweep(sw Sweep, runs []RunSummary) (*SweepResult, error) {
+func AssembleSweep(sw Sweep, runs []engine.RunSummary) (*SweepResult, error) {
 	sw.withDefaults()
 	if err := sw.validateData(); err != nil {
 		return nil, err
@@ -119,7 +121,7 @@ func AssembleSweep(sw Sweep, runs []RunSummary) (*SweepResult, error) {
 
 // checkRecord requires run i's summary to be of the given policy, scenario
 // and seed.
-func checkRecord(i int, r *RunSummary, policy, scenario string, seed uint64) error {
+func checkRecord(i int, r *engine.RunSummary, policy, scenario string, seed uint64) error {
 	if r.Policy != policy || r.Scenario != scenario || r.Seed != seed {
 		return fmt.Errorf("engine: run %d is %s on %s, seed %d, but its summary is of %q on %q, seed %d",
 			i, policy, scenario, seed, r.Policy, r.Scenario, r.Seed)

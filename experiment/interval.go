@@ -1,9 +1,10 @@
-package engine
+package experiment
 
 import (
 	"math"
 	"slices"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/xmath"
 )
 
@@ -93,7 +94,7 @@ func welch(x, y []float64) (lo, hi float64) {
 // 97.5th nearest-rank percentiles of the means of BootstrapResamples
 // resamples of d with replacement, drawn from rng. NaN for fewer than two
 // values, which have no spread to resample.
-func bootstrap(d []float64, rng *Rand) (lo, hi float64) {
+func bootstrap(d []float64, rng *engine.Rand) (lo, hi float64) {
 	n := len(d)
 	if n < 2 {
 		return math.NaN(), math.NaN()
@@ -107,5 +108,5 @@ func bootstrap(d []float64, rng *Rand) (lo, hi float64) {
 		means[b] = sum / float64(n)
 	}
 	slices.Sort(means)
-	return NearestRank(means, bootstrapLowPct), NearestRank(means, bootstrapHighPct)
+	return engine.NearestRank(means, bootstrapLowPct), engine.NearestRank(means, bootstrapHighPct)
 }

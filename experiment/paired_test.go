@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/xmath"
 )
 
@@ -16,18 +17,18 @@ import (
 // chosen p99s and attainments; NaN stands for a run without a completed
 // request (no latency figure).
 func pairedFixture(p99Base, p99Pol, attBase, attPol []float64) *Comparison {
-	c := &Comparison{Scenario: Scenario{Name: "fixture"}, Seeds: DefaultSeeds(len(p99Base))}
+	c := &Comparison{Scenario: engine.Scenario{Name: "fixture"}, Seeds: DefaultSeeds(len(p99Base))}
 	for _, p := range []struct {
 		name     string
 		p99, att []float64
 	}{{"base", p99Base, attBase}, {"pol", p99Pol, attPol}} {
 		pr := PolicyResult{Name: p.name}
 		for i := range p.p99 {
-			lat := LatencyStats{Count: 1, P99: p.p99[i]}
+			lat := engine.LatencyStats{Count: 1, P99: p.p99[i]}
 			if math.IsNaN(p.p99[i]) {
-				lat = Summarize(nil)
+				lat = engine.Summarize(nil)
 			}
-			pr.Records = append(pr.Records, RunSummary{Policy: p.name, Seed: uint64(i + 1), Latency: lat, Attainment: p.att[i]})
+			pr.Records = append(pr.Records, engine.RunSummary{Policy: p.name, Seed: uint64(i + 1), Latency: lat, Attainment: p.att[i]})
 		}
 		c.Policies = append(c.Policies, pr)
 	}
@@ -119,7 +120,7 @@ func TestPairedHandComputation(t *testing.T) {
 func TestBootstrapHandComputation(t *testing.T) {
 	// Two differences 1 and 3: a resample's mean is 1 (probability ¼), 2
 	// (½) or 3 (¼); the 2.5th and 97.5th percentiles of 10,000 are 1 and 3.
-	lo, hi := bootstrap([]float64{1, 3}, NewRand(bootstrapSeed, StreamBootstrap))
+	lo, hi := bootstrap([]float64{1, 3}, engine.NewRand(bootstrapSeed, engine.StreamBootstrap))
 	if lo != 1 || hi != 3 {
 		t.Errorf("bootstrap of 1, 3: [%g, %g], want [1, 3]", lo, hi)
 	}
@@ -142,7 +143,7 @@ func TestBootstrapHandComputation(t *testing.T) {
 	if g := again.Stat("pol", "attainment"); g.CILow != s.CILow || g.CIHigh != s.CIHigh {
 		t.Errorf("bootstrap not deterministic: [%g, %g] then [%g, %g]", s.CILow, s.CIHigh, g.CILow, g.CIHigh)
 	}
-	if lo, hi := bootstrap([]float64{4}, NewRand(1, 3)); !math.IsNaN(lo) || !math.IsNaN(hi) {
+	if lo, hi := bootstrap([]float64{4}, engine.NewRand(1, 3)); !math.IsNaN(lo) || !math.IsNaN(hi) {
 		t.Errorf("bootstrap of one value: [%g, %g], want NaN", lo, hi)
 	}
 }
@@ -151,7 +152,7 @@ func TestBootstrapHandComputation(t *testing.T) {
 // mean 95 % of the time (a z-interval would cover about 88 %), and with 40
 // seeds the bootstrap interval is close to it.
 func TestIntervalsCoverage(t *testing.T) {
-	r := NewRand(11, 99)
+	r := engine.NewRand(11, 99)
 	const reps = 4000
 	covered := 0
 	for range reps {
@@ -172,7 +173,7 @@ func TestIntervalsCoverage(t *testing.T) {
 		d[i] = 3 + 2*xmath.NormQuantile(r.Open())
 	}
 	_, _, tlo, thi := pairedT(d)
-	blo, bhi := bootstrap(d, NewRand(bootstrapSeed, StreamBootstrap))
+	blo, bhi := bootstrap(d, engine.NewRand(bootstrapSeed, engine.StreamBootstrap))
 	if w, bw := thi-tlo, bhi-blo; math.Abs(bw/w-1) > 0.15 {
 		t.Errorf("40 seeds: bootstrap width %g, t width %g: more than 15%% apart", bw, w)
 	}
@@ -216,8 +217,8 @@ func TestPairedRefusesBadInput(t *testing.T) {
 // unpaired one: on the straggler comparison, Adaptive against Latency
 // Aware, in every metric that varies.
 func TestPairedNarrowerThanUnpairedOnStraggler(t *testing.T) {
-	scn := mustScenario(t, "straggler", DefaultRate, DefaultHeterogeneity)
-	c, err := Compare(context.Background(), Experiment{Scenario: scn, Policies: SpecificationPolicies(), Keep: KeepSummaries})
+	scn := mustScenario(t, "straggler", engine.DefaultRate, engine.DefaultHeterogeneity)
+	c, err := Compare(context.Background(), Experiment{Scenario: scn, Policies: engine.SpecificationPolicies(), Keep: KeepSummaries})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +267,8 @@ func TestPairedJSONAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := b["paired"].([]any)
-	if len(rows) != len(PairedMetricKeys()) {
-		t.Fatalf("%d paired records, want one per metric (%d)", len(rows), len(PairedMetricKeys()))
+	if len(rows) != len(engine.PairedMetricKeys()) {
+		t.Fatalf("%d paired records, want one per metric (%d)", len(rows), len(engine.PairedMetricKeys()))
 	}
 	first := rows[0].(map[string]any)
 	for k, want := range map[string]any{"metric": "p99_ms", "baseline": "base", "policy": "pol", "method": "t", "wins": 3.0, "losses": 0.0, "ties": 1.0, "diff_mean": -2.0, "verdict": VerdictUndecided} {
@@ -289,7 +290,7 @@ func TestPairedJSONAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
-	if len(lines) != 1+len(PairedMetricKeys()) || !strings.HasPrefix(lines[0], "metric,unit,better,baseline,policy,method,level,seeds,") {
+	if len(lines) != 1+len(engine.PairedMetricKeys()) || !strings.HasPrefix(lines[0], "metric,unit,better,baseline,policy,method,level,seeds,") {
 		t.Errorf("CSV:\n%s", csv.String())
 	}
 }
@@ -297,9 +298,9 @@ func TestPairedJSONAndCSV(t *testing.T) {
 // A sweep's paired statistics are each point's comparison's, with the
 // point's x first in its records.
 func TestSweepPaired(t *testing.T) {
-	scn := mustScenario(t, "burst", DefaultRate, DefaultHeterogeneity)
+	scn := mustScenario(t, "burst", engine.DefaultRate, engine.DefaultHeterogeneity)
 	res, err := RunSweep(context.Background(), Sweep{
-		XName: "rate_rps", Points: RateSweep(scn, 100, 200), Policies: SpecificationPolicies(),
+		XName: "rate_rps", Points: RateSweep(scn, 100, 200), Policies: engine.SpecificationPolicies(),
 		Seeds: DefaultSeeds(4), Keep: KeepSummaries,
 	})
 	if err != nil {
@@ -311,14 +312,14 @@ func TestSweepPaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := sp.Records()
-	if len(recs) != 2*len(PairedMetricKeys()) {
-		t.Fatalf("%d records, want %d", len(recs), 2*len(PairedMetricKeys()))
+	if len(recs) != 2*len(engine.PairedMetricKeys()) {
+		t.Fatalf("%d records, want %d", len(recs), 2*len(engine.PairedMetricKeys()))
 	}
 	for i, c := range res.Comparisons {
 		want, _ := c.Paired(o)
 		for j, rec := range want.Records() {
-			got := recs[i*len(PairedMetricKeys())+j]
-			if got[0] != (Field{Name: "rate_rps", Value: res.Points[i].X}) || !sameFields(got[1:], rec) {
+			got := recs[i*len(engine.PairedMetricKeys())+j]
+			if got[0] != (engine.Field{Name: "rate_rps", Value: res.Points[i].X}) || !sameFields(got[1:], rec) {
 				t.Errorf("point %d record %d: %v, want x then %v", i, j, got, rec)
 			}
 		}
@@ -333,7 +334,7 @@ func TestSweepPaired(t *testing.T) {
 	}
 }
 
-func sameFields(a, b []Field) bool {
+func sameFields(a, b []engine.Field) bool {
 	if len(a) != len(b) {
 		return false
 	}

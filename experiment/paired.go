@@ -1,10 +1,12 @@
-package engine
+package experiment
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Paired statistics from common random numbers. Every policy of a
@@ -52,7 +54,7 @@ type PairedOptions struct {
 type pairedPlan struct {
 	baseline string
 	policies []string
-	metrics  []Metric
+	metrics  []engine.Metric
 	method   PairedMethod
 }
 
@@ -119,21 +121,21 @@ func (o PairedOptions) comparedPolicies(policies []string, have string) ([]strin
 
 // metrics resolves the metric names; each must have a better direction, or
 // no side could win.
-func (o PairedOptions) metrics() ([]Metric, error) {
+func (o PairedOptions) metrics() ([]engine.Metric, error) {
 	keys := o.Metrics
 	if keys == nil {
-		keys = PairedMetricKeys()
+		keys = engine.PairedMetricKeys()
 	}
 	if len(keys) == 0 {
 		return nil, fieldErr("metrics", "none", "at least one metric")
 	}
-	var out []Metric
+	var out []engine.Metric
 	for i, k := range keys {
-		m, err := MetricByKey(k)
+		m, err := engine.MetricByKey(k)
 		if err != nil {
 			return nil, err
 		}
-		if m.Better == NoDirection {
+		if m.Better == engine.NoDirection {
 			return nil, fieldErr(fmt.Sprintf("metrics[%d]", i), k, "a metric with a better direction: "+strings.Join(directedMetricKeys(), ", "))
 		}
 		if slices.Index(keys, k) < i {
@@ -147,8 +149,8 @@ func (o PairedOptions) metrics() ([]Metric, error) {
 // directedMetricKeys lists the metrics a paired comparison can report.
 func directedMetricKeys() []string {
 	var out []string
-	for _, m := range Metrics() {
-		if m.Better != NoDirection {
+	for _, m := range engine.Metrics() {
+		if m.Better != engine.NoDirection {
 			out = append(out, m.Key)
 		}
 	}
@@ -170,7 +172,7 @@ type SeedPair struct {
 }
 
 // newSeedPair pairs two values of metric m on one seed.
-func newSeedPair(m Metric, seed uint64, baseline, policy float64) SeedPair {
+func newSeedPair(m engine.Metric, seed uint64, baseline, policy float64) SeedPair {
 	p := SeedPair{Seed: seed, Baseline: baseline, Policy: policy, Diff: math.NaN()}
 	if finite(baseline) && finite(policy) {
 		p.Diff = policy - baseline
@@ -182,7 +184,7 @@ func newSeedPair(m Metric, seed uint64, baseline, policy float64) SeedPair {
 // PairSeeds pairs two policies of a comparison seed by seed in metric m:
 // the per-seed differences that the paired statistics summarise and the
 // paired figure draws. It needs no minimum of seeds.
-func PairSeeds(m Metric, baseline, policy *PolicyResult) []SeedPair {
+func PairSeeds(m engine.Metric, baseline, policy *PolicyResult) []SeedPair {
 	out := make([]SeedPair, min(baseline.seeds(), policy.seeds()))
 	for i := range out {
 		a, b := baseline.summaryAt(i), policy.summaryAt(i)
@@ -201,7 +203,7 @@ func (p *PolicyResult) seeds() int {
 }
 
 // summaryAt is the summary of the policy's i-th seed.
-func (p *PolicyResult) summaryAt(i int) *RunSummary {
+func (p *PolicyResult) summaryAt(i int) *engine.RunSummary {
 	if p.Records == nil {
 		return &p.Runs[i].RunSummary
 	}
@@ -212,7 +214,7 @@ func (p *PolicyResult) summaryAt(i int) *RunSummary {
 // difference policy − baseline, its interval, who won on how many seeds,
 // and how wide the interval would be without pairing.
 type PairedStat struct {
-	Metric   Metric
+	Metric   engine.Metric
 	Baseline string
 	Policy   string
 	Method   PairedMethod
@@ -243,7 +245,7 @@ type PairedStat struct {
 }
 
 // pairedStat summarises the pairs of one metric.
-func pairedStat(m Metric, method PairedMethod, baseline, policy string, pairs []SeedPair) PairedStat {
+func pairedStat(m engine.Metric, method PairedMethod, baseline, policy string, pairs []SeedPair) PairedStat {
 	s := PairedStat{Metric: m, Baseline: baseline, Policy: policy, Method: method, Pairs: pairs}
 	var x, y, d []float64
 	for _, p := range pairs {
@@ -261,12 +263,12 @@ func pairedStat(m Metric, method PairedMethod, baseline, policy string, pairs []
 		}
 	}
 	s.Seeds = len(d)
-	s.BaselineMean, s.PolicyMean = Mean(x), Mean(y)
+	s.BaselineMean, s.PolicyMean = engine.Mean(x), engine.Mean(y)
 	var tLow, tHigh float64
 	s.DiffMean, s.StdErr, tLow, tHigh = pairedT(d)
 	s.CILow, s.CIHigh = tLow, tHigh
 	if method == PairedBootstrap {
-		s.CILow, s.CIHigh = bootstrap(d, NewRand(bootstrapSeed, StreamBootstrap))
+		s.CILow, s.CIHigh = bootstrap(d, engine.NewRand(bootstrapSeed, engine.StreamBootstrap))
 	}
 	s.UnpairedLow, s.UnpairedHigh = welch(x, y)
 	s.WidthRatio = math.NaN()

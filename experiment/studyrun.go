@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // How a study runs: its two phases, each a list of runs in a fixed order
@@ -70,7 +72,7 @@ func (c StudyConfig) runnable() (development, validation int, err error) {
 // RunStudyDevelopment runs the shard's runs of the development phase and
 // returns their summaries, the k-th being the phase's run s.Run(k).
 // Progress counts the shard's runs.
-func RunStudyDevelopment(ctx context.Context, cfg StudyConfig, s Shard, workers int, progress func(done, total int)) ([]RunSummary, error) {
+func RunStudyDevelopment(ctx context.Context, cfg StudyConfig, s Shard, workers int, progress func(done, total int)) ([]engine.RunSummary, error) {
 	if _, _, err := cfg.runnable(); err != nil {
 		return nil, err
 	}
@@ -82,7 +84,7 @@ func RunStudyDevelopment(ctx context.Context, cfg StudyConfig, s Shard, workers 
 // from the summaries of all its runs, in run order: the best mean per-run
 // attainment, conditions weighted equally; ties keep the weight listed
 // first.
-func SelectWeight(cfg StudyConfig, development []RunSummary) (float64, error) {
+func SelectWeight(cfg StudyConfig, development []engine.RunSummary) (float64, error) {
 	if err := cfg.Validate(); err != nil {
 		return 0, err
 	}
@@ -115,9 +117,9 @@ func SelectWeightFrom(cfg StudyConfig, attainment []float64) (float64, error) {
 	for w, c := range cfg.Weights {
 		for ci := range perCond {
 			from := (w*nConds + ci) * nSeeds
-			perCond[ci] = Mean(attainment[from : from+nSeeds])
+			perCond[ci] = engine.Mean(attainment[from : from+nSeeds])
 		}
-		if m := Mean(perCond); m > best {
+		if m := engine.Mean(perCond); m > best {
 			best, selected = m, c
 		}
 	}
@@ -128,7 +130,7 @@ func SelectWeightFrom(cfg StudyConfig, attainment []float64) (float64, error) {
 // Adaptive at the selected weight (one of the study's weights, as
 // SelectWeight returns it), and returns their summaries, the k-th being
 // the phase's run s.Run(k). Progress counts the shard's runs.
-func RunStudyValidation(ctx context.Context, cfg StudyConfig, selected float64, s Shard, workers int, progress func(done, total int)) ([]RunSummary, error) {
+func RunStudyValidation(ctx context.Context, cfg StudyConfig, selected float64, s Shard, workers int, progress func(done, total int)) ([]engine.RunSummary, error) {
 	if _, _, err := cfg.runnable(); err != nil {
 		return nil, err
 	}
@@ -144,7 +146,7 @@ func RunStudyValidation(ctx context.Context, cfg StudyConfig, selected float64, 
 // with Shard.Run), as RunStudy would have. Each summary must be of its
 // run's policy, condition and seed. The result refers to the two slices.
 // Scripted policies need only their names here.
-func AssembleStudy(cfg StudyConfig, development, validation []RunSummary) (*StudyResult, error) {
+func AssembleStudy(cfg StudyConfig, development, validation []engine.RunSummary) (*StudyResult, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -187,7 +189,7 @@ func selectWeight(cfg StudyConfig, conds []Condition, dev []StudyRun) (scores []
 func (cfg StudyConfig) developmentPhase() studyPhase {
 	ph := studyPhase{name: "development", seeds: cfg.DevelopmentSeeds}
 	for _, w := range cfg.Weights {
-		ph.policies = append(ph.policies, Adaptive(AdaptiveParams{C: w, Alpha: DefaultAlpha, Ceiling: DefaultCeiling}))
+		ph.policies = append(ph.policies, engine.Adaptive(engine.AdaptiveParams{C: w, Alpha: engine.DefaultAlpha, Ceiling: engine.DefaultCeiling}))
 		ph.cs = append(ph.cs, w)
 	}
 	return ph
@@ -202,7 +204,7 @@ func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
 		c := math.NaN()
 		if name == "adaptive" {
 			c = selected
-			spec = Adaptive(AdaptiveParams{C: c, Alpha: DefaultAlpha, Ceiling: DefaultCeiling})
+			spec = engine.Adaptive(engine.AdaptiveParams{C: c, Alpha: engine.DefaultAlpha, Ceiling: engine.DefaultCeiling})
 			spec.Name = "adaptive"
 		}
 		ph.policies = append(ph.policies, spec)
@@ -214,15 +216,15 @@ func (cfg StudyConfig) validationPhase(selected float64) studyPhase {
 // studyGrid is the study's conditions with their scenarios and a runner
 // that has their token samplers.
 type studyGrid struct {
-	proto     Protocol
+	proto     engine.Protocol
 	conds     []Condition
-	scenarios []Scenario
-	runner    *Runner
+	scenarios []engine.Scenario
+	runner    *engine.Runner
 }
 
 func (cfg StudyConfig) grid() studyGrid {
 	g := cfg.layout()
-	g.runner = NewRunner(g.scenarios...)
+	g.runner = engine.NewRunner(g.scenarios...)
 	return g
 }
 
@@ -241,7 +243,7 @@ func (cfg StudyConfig) layout() studyGrid {
 // weight, NaN when it has none) on every condition and seed.
 type studyPhase struct {
 	name     string
-	policies []PolicySpec
+	policies []engine.PolicySpec
 	cs       []float64
 	seeds    []uint64
 }
@@ -258,16 +260,16 @@ func (g studyGrid) at(ph studyPhase, i int) (policy, cond, seed int) {
 func (g studyGrid) jobs(ph studyPhase) jobs {
 	return jobs{
 		n: len(ph.policies) * len(g.conds) * len(ph.seeds), runner: g.runner,
-		spec: func(i int) RunSpec {
+		spec: func(i int) engine.RunSpec {
 			pi, ci, si := g.at(ph, i)
-			return RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true}
+			return engine.RunSpec{Scenario: g.scenarios[ci], Policy: ph.policies[pi], Seed: ph.seeds[si], Protocol: g.proto, SummaryOnly: true}
 		},
 	}
 }
 
 // studyRuns pairs the summaries of a phase's runs, in run order, with what
 // each run was; a summary of another run is an error.
-func (g studyGrid) studyRuns(ph studyPhase, sums []RunSummary) ([]StudyRun, error) {
+func (g studyGrid) studyRuns(ph studyPhase, sums []engine.RunSummary) ([]StudyRun, error) {
 	if n := g.jobs(ph).n; len(sums) != n {
 		return nil, fmt.Errorf("engine: the study's %s phase has %d runs; got %d summaries", ph.name, n, len(sums))
 	}

@@ -1,10 +1,12 @@
-package engine
+package experiment
 
 import (
 	"context"
 	"fmt"
 	"html"
 	"math"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Experiment compares policies on one scenario under the specification's
@@ -12,12 +14,12 @@ import (
 // same for every policy (common random numbers), so the policy is the only
 // difference.
 type Experiment struct {
-	Scenario Scenario
-	Policies []PolicySpec
+	Scenario engine.Scenario
+	Policies []engine.PolicySpec
 	// Seeds default to 1..10.
 	Seeds []uint64
 	// Protocol defaults to DefaultProtocol() when zero.
-	Protocol Protocol
+	Protocol engine.Protocol
 	// Workers bounds parallel runs (GOMAXPROCS when < 1). Results are
 	// identical for any value.
 	Workers int
@@ -74,8 +76,8 @@ func DefaultSeeds(n int) []uint64 {
 
 // Comparison is the result of an Experiment.
 type Comparison struct {
-	Scenario Scenario
-	Protocol Protocol
+	Scenario engine.Scenario
+	Protocol engine.Protocol
 	Seeds    []uint64
 	// Fingerprints hold each seed's workload hash (the same for every policy).
 	Fingerprints []uint64
@@ -87,10 +89,10 @@ type PolicyResult struct {
 	Name string
 	// Records summarise every run, in seed order, whatever the experiment
 	// keeps: the tables, JSON and CSV are written from them.
-	Records []RunSummary
+	Records []engine.RunSummary
 	// Runs are the whole runs, in seed order, when the experiment keeps them
 	// (KeepRuns); nil otherwise.
-	Runs    []*RunResult
+	Runs    []*engine.RunResult
 	Summary Summary
 }
 
@@ -147,7 +149,7 @@ func (e Experiment) Sweep() Sweep {
 }
 
 // checkPolicies requires at least one policy, each named once.
-func checkPolicies(ps []PolicySpec) error {
+func checkPolicies(ps []engine.PolicySpec) error {
 	if len(ps) == 0 {
 		return fieldErr("policies", "none", "at least one policy")
 	}
@@ -165,7 +167,7 @@ func checkPolicies(ps []PolicySpec) error {
 }
 
 // checkConstructors requires every policy to have a constructor.
-func checkConstructors(ps []PolicySpec) error {
+func checkConstructors(ps []engine.PolicySpec) error {
 	for i, p := range ps {
 		if p.New == nil {
 			return fieldErr(fmt.Sprintf("policies[%d]", i), p.Name, "a named policy with a constructor")
@@ -190,12 +192,12 @@ func checkSeeds(seeds []uint64) error {
 
 // newComparison prepares a point's result: per policy, a record per seed
 // and, with KeepRuns, a place for every run.
-func newComparison(scn Scenario, proto Protocol, seeds []uint64, policies []PolicySpec, keep Keep) *Comparison {
+func newComparison(scn engine.Scenario, proto engine.Protocol, seeds []uint64, policies []engine.PolicySpec, keep Keep) *Comparison {
 	c := &Comparison{Scenario: scn, Protocol: proto, Seeds: seeds, Fingerprints: make([]uint64, len(seeds))}
 	for _, p := range policies {
-		pr := PolicyResult{Name: p.Name, Records: make([]RunSummary, len(seeds))}
+		pr := PolicyResult{Name: p.Name, Records: make([]engine.RunSummary, len(seeds))}
 		if keep == KeepRuns {
-			pr.Runs = make([]*RunResult, len(seeds))
+			pr.Runs = make([]*engine.RunResult, len(seeds))
 		}
 		c.Policies = append(c.Policies, pr)
 	}
@@ -203,7 +205,7 @@ func newComparison(scn Scenario, proto Protocol, seeds []uint64, policies []Poli
 }
 
 // keep stores the run of policy pi on seed si.
-func (c *Comparison) keep(pi, si int, r *RunResult) {
+func (c *Comparison) keep(pi, si int, r *engine.RunResult) {
 	c.keepRecord(pi, si, r.RunSummary)
 	if p := &c.Policies[pi]; p.Runs != nil {
 		p.Runs[si] = r
@@ -211,7 +213,7 @@ func (c *Comparison) keep(pi, si int, r *RunResult) {
 }
 
 // keepRecord stores the summary of policy pi's run on seed si.
-func (c *Comparison) keepRecord(pi, si int, r RunSummary) { c.Policies[pi].Records[si] = r }
+func (c *Comparison) keepRecord(pi, si int, r engine.RunSummary) { c.Policies[pi].Records[si] = r }
 
 // finish checks common random numbers and summarises each policy's runs.
 func (c *Comparison) finish() error {
@@ -230,8 +232,8 @@ func (c *Comparison) finish() error {
 }
 
 // Summarise aggregates runs across seeds.
-func Summarise(runs []*RunResult) Summary {
-	records := make([]RunSummary, len(runs))
+func Summarise(runs []*engine.RunResult) Summary {
+	records := make([]engine.RunSummary, len(runs))
 	for i, r := range runs {
 		records[i] = r.RunSummary
 	}
@@ -240,9 +242,9 @@ func Summarise(runs []*RunResult) Summary {
 
 // summarise aggregates run records across seeds: for each metric what its
 // SummaryKind asks, then the named fields from those.
-func summarise(runs []RunSummary) Summary { return summariseWith(runs, Metrics()) }
+func summarise(runs []engine.RunSummary) Summary { return summariseWith(runs, engine.Metrics()) }
 
-func summariseWith(runs []RunSummary, metrics []Metric) Summary {
+func summariseWith(runs []engine.RunSummary, metrics []engine.Metric) Summary {
 	s := Summary{Runs: len(runs)}
 	for _, r := range runs {
 		if r.Latency.Count > 0 {
@@ -264,12 +266,12 @@ func summariseWith(runs []RunSummary, metrics []Metric) Summary {
 		if !had && m.Optional() {
 			continue
 		}
-		st := metricSummary{key: m.Key, median: Median(xs), min: math.NaN(), max: math.NaN(), mean: math.NaN()}
-		if m.Summary&SummaryRange != 0 {
-			st.min, st.max = MinMax(xs)
+		st := metricSummary{key: m.Key, median: engine.Median(xs), min: math.NaN(), max: math.NaN(), mean: math.NaN()}
+		if m.Summary&engine.SummaryRange != 0 {
+			st.min, st.max = engine.MinMax(xs)
 		}
-		if m.Summary&SummaryMean != 0 {
-			st.mean = Mean(xs)
+		if m.Summary&engine.SummaryMean != 0 {
+			st.mean = engine.Mean(xs)
 		}
 		s.metrics = append(s.metrics, st)
 	}

@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -24,7 +25,7 @@ func TestStudySeedMeansByHand(t *testing.T) {
 	for _, name := range []string{"a", "b"} {
 		for ci, cond := range conds {
 			for si, seed := range seeds {
-				res := &RunSummary{Seed: seed, Attainment: att[name][ci][si]}
+				res := &engine.RunSummary{Seed: seed, Attainment: att[name][ci][si]}
 				runs = append(runs, StudyRun{Phase: "validation", Policy: name, C: math.NaN(), Condition: cond, Result: res})
 			}
 		}
@@ -64,7 +65,7 @@ func smallStudy(t *testing.T) *StudyResult {
 		Name: "small", Rates: []float64{150}, Heterogeneity: []string{"default", "high"},
 		Scenarios: []string{"straggler"}, Weights: []float64{0, 0.2, 0.35},
 		DevelopmentSeeds: []uint64{1, 2, 3}, ValidationSeeds: []uint64{11, 12, 13, 14},
-		Policies: []string{"latency-aware", "adaptive"}, Protocol: DefaultProtocol(),
+		Policies: []string{"latency-aware", "adaptive"}, Protocol: engine.DefaultProtocol(),
 	}
 	res, err := RunStudy(context.Background(), cfg, 0, nil)
 	if err != nil {
@@ -170,7 +171,7 @@ func TestStudyJSONPaired(t *testing.T) {
 	if doc.Development[0]["seeds"] != 3.0 || doc.Development[0]["std_err"] == nil {
 		t.Errorf("development[0] = %v", doc.Development[0])
 	}
-	if doc.Margin["metric"] != "attainment" || doc.Margin["seeds"] != 3.0 || len(doc.Paired) != len(PairedMetricKeys()) {
+	if doc.Margin["metric"] != "attainment" || doc.Margin["seeds"] != 3.0 || len(doc.Paired) != len(engine.PairedMetricKeys()) {
 		t.Errorf("margin %v; %d paired records", doc.Margin, len(doc.Paired))
 	}
 	var order []string

@@ -1,10 +1,11 @@
-package engine
+package experiment
 
 import (
 	"context"
 	"fmt"
 	"io"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 )
 
@@ -13,7 +14,7 @@ import (
 type SweepPoint struct {
 	Label    string
 	X        float64
-	Scenario Scenario
+	Scenario engine.Scenario
 }
 
 // Sweep compares policies at every point of a grid, all runs in one parallel
@@ -22,9 +23,9 @@ type Sweep struct {
 	XLabel   string // the axis for people, e.g. "arrival rate (req/s)"
 	XName    string // the axis for files, snake_case, e.g. "rate_rps" (default "x")
 	Points   []SweepPoint
-	Policies []PolicySpec
-	Seeds    []uint64 // default 1..10
-	Protocol Protocol // default DefaultProtocol() when zero
+	Policies []engine.PolicySpec
+	Seeds    []uint64        // default 1..10
+	Protocol engine.Protocol // default DefaultProtocol() when zero
 	Workers  int
 	Progress func(done, total int)
 	Keep     Keep // what each point's Comparison keeps of its runs
@@ -39,7 +40,7 @@ type SweepResult struct {
 }
 
 // RateSweep places base at each arrival rate (req/s).
-func RateSweep(base Scenario, rates ...float64) []SweepPoint {
+func RateSweep(base engine.Scenario, rates ...float64) []SweepPoint {
 	out := make([]SweepPoint, len(rates))
 	for i, r := range rates {
 		s := base
@@ -55,7 +56,7 @@ func RunSweep(ctx context.Context, sw Sweep) (*SweepResult, error) {
 		return nil, err
 	}
 	res := sw.newResult()
-	keep := func(i int, r *RunResult) {
+	keep := func(i int, r *engine.RunResult) {
 		pt, pi, si := sw.at(i)
 		res.Comparisons[pt].keep(pi, si, r)
 	}
@@ -75,11 +76,11 @@ func (sw *Sweep) prepare() error {
 }
 
 func (sw *Sweep) withDefaults() {
-	if sw.Protocol == (Protocol{}) {
-		sw.Protocol = DefaultProtocol()
+	if sw.Protocol == (engine.Protocol{}) {
+		sw.Protocol = engine.DefaultProtocol()
 	}
 	if sw.Seeds == nil {
-		sw.Seeds = DefaultSeeds(DefaultSeedCount)
+		sw.Seeds = DefaultSeeds(engine.DefaultSeedCount)
 	}
 	if sw.XName == "" {
 		sw.XName = "x"
@@ -106,12 +107,12 @@ func (res *SweepResult) finish() error {
 }
 
 // runner prepares each point's token samplers once for all its runs.
-func (sw *Sweep) runner() *Runner {
-	scenarios := make([]Scenario, len(sw.Points))
+func (sw *Sweep) runner() *engine.Runner {
+	scenarios := make([]engine.Scenario, len(sw.Points))
 	for i, pt := range sw.Points {
 		scenarios[i] = pt.Scenario
 	}
-	return NewRunner(scenarios...)
+	return engine.NewRunner(scenarios...)
 }
 
 // runs is the number of runs of the sweep.
@@ -125,12 +126,12 @@ func (sw *Sweep) at(i int) (point, policy, seed int) {
 }
 
 // jobs are the sweep's runs in run order; keep stores each result.
-func (sw *Sweep) jobs(runner *Runner, keep func(i int, r *RunResult)) jobs {
+func (sw *Sweep) jobs(runner *engine.Runner, keep func(i int, r *engine.RunResult)) jobs {
 	return jobs{
 		n: sw.runs(), runner: runner,
-		spec: func(i int) RunSpec {
+		spec: func(i int) engine.RunSpec {
 			pt, pi, si := sw.at(i)
-			return RunSpec{
+			return engine.RunSpec{
 				Scenario: sw.Points[pt].Scenario, Policy: sw.Policies[pi], Seed: sw.Seeds[si], Protocol: sw.Protocol,
 				SummaryOnly: sw.Keep == KeepSummaries,
 			}
@@ -182,10 +183,10 @@ func (sw *Sweep) validateData() error {
 
 // runRecords yields every run of the sweep, with the point's x value first.
 func (s *SweepResult) runRecords() record.Seq {
-	return func(yield func([]Field) error) error {
+	return func(yield func([]engine.Field) error) error {
 		for i, c := range s.Comparisons {
-			x := Field{Name: s.XName, Value: s.Points[i].X}
-			err := c.runRecords()(func(rec []Field) error { return yield(append([]Field{x}, rec...)) })
+			x := engine.Field{Name: s.XName, Value: s.Points[i].X}
+			err := c.runRecords()(func(rec []engine.Field) error { return yield(append([]engine.Field{x}, rec...)) })
 			if err != nil {
 				return err
 			}
@@ -195,14 +196,14 @@ func (s *SweepResult) runRecords() record.Seq {
 }
 
 // RunRecords flattens every run of the sweep, with the point's x value first.
-func (s *SweepResult) RunRecords() [][]Field { return s.runRecords().Collect() }
+func (s *SweepResult) RunRecords() [][]engine.Field { return s.runRecords().Collect() }
 
 // SummaryRecords flattens every point's per-policy summaries.
-func (s *SweepResult) SummaryRecords() [][]Field {
-	var out [][]Field
+func (s *SweepResult) SummaryRecords() [][]engine.Field {
+	var out [][]engine.Field
 	for i, c := range s.Comparisons {
 		for _, rec := range c.SummaryRecords() {
-			out = append(out, append([]Field{{Name: s.XName, Value: s.Points[i].X}}, rec...))
+			out = append(out, append([]engine.Field{{Name: s.XName, Value: s.Points[i].X}}, rec...))
 		}
 	}
 	return out
@@ -233,7 +234,7 @@ func (s *SweepResult) writeJSON(w io.Writer, p *SweepPaired) error {
 			{Name: "policies", Value: record.Objects(c.SummaryRecords())}, {Name: "runs", Value: c.runRecords()},
 		}
 		if p != nil {
-			points[i] = insertBefore(points[i], "runs", Field{Name: "paired", Value: record.Objects(p.Points[i].Records())})
+			points[i] = insertBefore(points[i], "runs", engine.Field{Name: "paired", Value: record.Objects(p.Points[i].Records())})
 		}
 	}
 	return record.WriteIndented(w, record.Object{{Name: "x_label", Value: s.XLabel}, {Name: "x_name", Value: s.XName}, {Name: "points", Value: points}})

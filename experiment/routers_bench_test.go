@@ -1,8 +1,10 @@
-package engine
+package experiment
 
 import (
 	"context"
 	"testing"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // BenchmarkRouterComparison compares six production routers over ten seeds
@@ -10,12 +12,12 @@ import (
 // default protocol: 3 s warm-up, 12 s measured): one op is the whole
 // comparison. The target is 1 s.
 func BenchmarkRouterComparison(b *testing.B) {
-	scn, err := BuiltinScenario("chat", ScenarioRate("chat"), DefaultHeterogeneity)
+	scn, err := engine.BuiltinScenario("chat", engine.ScenarioRate("chat"), engine.DefaultHeterogeneity)
 	if err != nil {
 		b.Fatal(err)
 	}
 	e := Experiment{Scenario: scn, Seeds: DefaultSeeds(10),
-		Policies: []PolicySpec{LLMD(), SGLang(), DynamoKV(1), VLLMDataParallel(), RayPrefixAffinity(), Prequal()}}
+		Policies: []engine.PolicySpec{engine.LLMD(), engine.SGLang(), engine.DynamoKV(1), engine.VLLMDataParallel(), engine.RayPrefixAffinity(), engine.Prequal()}}
 	var reqs int
 	for b.Loop() {
 		c, err := Compare(context.Background(), e)

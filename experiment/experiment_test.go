@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -17,17 +19,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func TestNearestRank(t *testing.T) {
 	xs := []float64{15, 20, 35, 40, 50}
 	for _, c := range []struct{ p, want float64 }{{5, 15}, {30, 20}, {40, 20}, {50, 35}, {100, 50}, {99, 50}} {
-		if got := NearestRank(xs, c.p); got != c.want {
+		if got := engine.NearestRank(xs, c.p); got != c.want {
 			t.Errorf("P%g = %v, want %v", c.p, got, c.want)
 		}
 	}
-	if !math.IsNaN(NearestRank(nil, 50)) {
+	if !math.IsNaN(engine.NearestRank(nil, 50)) {
 		t.Error("percentile of nothing is defined")
 	}
-	if got := Median([]float64{3, math.NaN(), 1, 10, 2}); got != 2.5 {
+	if got := engine.Median([]float64{3, math.NaN(), 1, 10, 2}); got != 2.5 {
 		t.Errorf("median ignoring NaN = %v, want 2.5", got)
 	}
-	if lo, hi := MinMax([]float64{math.NaN(), 4, -1}); lo != -1 || hi != 4 {
+	if lo, hi := engine.MinMax([]float64{math.NaN(), 4, -1}); lo != -1 || hi != 4 {
 		t.Errorf("MinMax = %v, %v", lo, hi)
 	}
 }
@@ -36,23 +38,23 @@ func TestNearestRank(t *testing.T) {
 // the result, an em dash in text, null in JSON, and it is left out of the
 // medians and the p99 range; attainment is zero because there were arrivals.
 func TestRunsWithoutCompletions(t *testing.T) {
-	dead := NewScenario("dead")
-	dead.Events = []Event{{At: 2000, Kind: EventFail, Replica: 1}, {At: 2000, Kind: EventFail, Replica: 2}, {At: 2000, Kind: EventFail, Replica: 3}}
-	r := mustRun(t, RunSpec{Scenario: dead, Policy: LeastQueue(), Seed: 1})
+	dead := engine.NewScenario("dead")
+	dead.Events = []engine.Event{{At: 2000, Kind: engine.EventFail, Replica: 1}, {At: 2000, Kind: engine.EventFail, Replica: 2}, {At: 2000, Kind: engine.EventFail, Replica: 3}}
+	r := mustRun(t, engine.RunSpec{Scenario: dead, Policy: engine.LeastQueue(), Seed: 1})
 	checkConservation(t, r)
 	if r.Completed != 0 || r.Cohort == 0 || !math.IsNaN(r.Latency.P99) || !math.IsNaN(r.SLOMissRate) || r.Attainment != 0 || r.GoodputRPS != 0 {
 		t.Fatalf("dead cluster: %+v", r)
 	}
-	alive := mustRun(t, RunSpec{Scenario: NewScenario("alive"), Policy: LeastQueue(), Seed: 1})
-	s := Summarise([]*RunResult{r, alive, r})
+	alive := mustRun(t, engine.RunSpec{Scenario: engine.NewScenario("alive"), Policy: engine.LeastQueue(), Seed: 1})
+	s := Summarise([]*engine.RunResult{r, alive, r})
 	if s.LatencyRuns != 1 || s.MedianP99 != alive.Latency.P99 || s.P99Min != alive.Latency.P99 || s.P99Max != alive.Latency.P99 {
 		t.Errorf("summary did not leave out runs without latency: %+v", s)
 	}
 	if s.MedianAttainment != 0 {
 		t.Errorf("median attainment %v, want 0 (two of three runs had none)", s.MedianAttainment)
 	}
-	c := &Comparison{Scenario: dead, Protocol: DefaultProtocol(), Seeds: []uint64{1}, Fingerprints: []uint64{r.Fingerprint},
-		Policies: []PolicyResult{{Name: "least-queue", Records: []RunSummary{r.RunSummary}, Summary: Summarise([]*RunResult{r})}}}
+	c := &Comparison{Scenario: dead, Protocol: engine.DefaultProtocol(), Seeds: []uint64{1}, Fingerprints: []uint64{r.Fingerprint},
+		Policies: []PolicyResult{{Name: "least-queue", Records: []engine.RunSummary{r.RunSummary}, Summary: Summarise([]*engine.RunResult{r})}}}
 	if txt := c.String(); !strings.Contains(txt, "—") {
 		t.Errorf("no em dash in\n%s", txt)
 	}
@@ -64,9 +66,9 @@ func TestRunsWithoutCompletions(t *testing.T) {
 		t.Errorf("undefined p99 is not null in JSON")
 	}
 	// No arrivals at all: attainment is undefined, not zero.
-	quiet := NewScenario("quiet")
-	quiet.Arrivals, quiet.Trace = Replay, []TraceRecord{{At: 1, Prompt: 1, Output: 1}}
-	if q := mustRun(t, RunSpec{Scenario: quiet, Policy: LeastQueue(), Seed: 1}); !math.IsNaN(q.Attainment) || q.Cohort != 0 {
+	quiet := engine.NewScenario("quiet")
+	quiet.Arrivals, quiet.Trace = engine.Replay, []engine.TraceRecord{{At: 1, Prompt: 1, Output: 1}}
+	if q := mustRun(t, engine.RunSpec{Scenario: quiet, Policy: engine.LeastQueue(), Seed: 1}); !math.IsNaN(q.Attainment) || q.Cohort != 0 {
 		t.Errorf("no arrivals: attainment %v, cohort %d", q.Attainment, q.Cohort)
 	}
 }
@@ -83,7 +85,7 @@ func TestCancelledCompareReturnsNoResult(t *testing.T) {
 // The golden comparison pins every figure of a small experiment; -update
 // rewrites it. TestGoldenComparisonInvariants checks the file itself.
 func TestGoldenComparison(t *testing.T) {
-	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
+	e := Experiment{Scenario: mustScenario(t, "failure", 175, engine.DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
 	got := compareJSON(t, e)
 	path := filepath.Join("testdata", "compare_failure.golden.json")
 	if *update {
@@ -103,7 +105,7 @@ func TestGoldenComparison(t *testing.T) {
 // The text table is what `routelab compare` prints and write-ups quote: it
 // is pinned byte for byte (-update rewrites it).
 func TestGoldenComparisonText(t *testing.T) {
-	e := Experiment{Scenario: mustScenario(t, "failure", 175, DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
+	e := Experiment{Scenario: mustScenario(t, "failure", 175, engine.DefaultHeterogeneity), Policies: goldenPolicies(), Seeds: DefaultSeeds(3)}
 	c, err := Compare(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +173,7 @@ func TestSmallStudy(t *testing.T) {
 		Name: "small", Rates: []float64{150}, Heterogeneity: []string{"default", "high"},
 		Scenarios: []string{"straggler"}, Weights: []float64{0, 0.35},
 		DevelopmentSeeds: []uint64{1, 2}, ValidationSeeds: []uint64{11, 12, 13},
-		Policies: []string{"least-queue", "adaptive"}, Protocol: DefaultProtocol(),
+		Policies: []string{"least-queue", "adaptive"}, Protocol: engine.DefaultProtocol(),
 	}
 	res, err := RunStudy(context.Background(), cfg, 0, nil)
 	if err != nil {
@@ -219,10 +221,10 @@ func TestSmallStudy(t *testing.T) {
 // The error of a failing comparison names the first failing run, whatever
 // the scheduling: every seed fails here, and seed 1 must be named every time.
 func TestFailureReportIsDeterministic(t *testing.T) {
-	bad := PolicySpec{Name: "always-two", New: func(PolicyEnv) (Policy, error) { return fixedPick(2), nil }}
-	scn := mustScenario(t, "failure", 100, DefaultHeterogeneity)
+	bad := engine.PolicySpec{Name: "always-two", New: func(engine.PolicyEnv) (engine.Policy, error) { return fixedPick(2), nil }}
+	scn := mustScenario(t, "failure", 100, engine.DefaultHeterogeneity)
 	for i := 0; i < 20; i++ {
-		_, err := Compare(context.Background(), Experiment{Scenario: scn, Policies: []PolicySpec{LeastQueue(), bad}, Workers: 2})
+		_, err := Compare(context.Background(), Experiment{Scenario: scn, Policies: []engine.PolicySpec{engine.LeastQueue(), bad}, Workers: 2})
 		if err == nil || !strings.HasPrefix(err.Error(), "always-two, seed 1: ") {
 			t.Fatalf("attempt %d: %v", i, err)
 		}

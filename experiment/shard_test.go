@@ -1,4 +1,4 @@
-package engine
+package experiment
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
 )
 
@@ -66,17 +67,17 @@ func TestShardErrors(t *testing.T) {
 func smallSweep(t testing.TB) Sweep {
 	return Sweep{
 		XLabel: "rate", XName: "rate_rps",
-		Points:   RateSweep(mustScenario(t, "failure", 100, HighHeterogeneity), 120, 240),
-		Policies: []PolicySpec{LeastQueue(), PowerOfTwo(), Adaptive(DefaultAdaptiveParams())},
+		Points:   RateSweep(mustScenario(t, "failure", 100, engine.HighHeterogeneity), 120, 240),
+		Policies: []engine.PolicySpec{engine.LeastQueue(), engine.PowerOfTwo(), engine.Adaptive(engine.DefaultAdaptiveParams())},
 		Seeds:    []uint64{3, 1, 4, 15, 9, 2},
 	}
 }
 
 // split runs every shard of a split into count shards, each on its own
 // number of workers, and puts the summaries back in run order.
-func split(t *testing.T, total, count int, run func(s Shard, workers int) ([]RunSummary, error)) []RunSummary {
+func split(t *testing.T, total, count int, run func(s Shard, workers int) ([]engine.RunSummary, error)) []engine.RunSummary {
 	t.Helper()
-	out := make([]RunSummary, total)
+	out := make([]engine.RunSummary, total)
 	for index := 1; index <= count; index++ {
 		s := Shard{Index: index, Count: count}
 		got, err := run(s, 1+index%3)
@@ -127,7 +128,7 @@ func TestShardedSweepEqualsUnsharded(t *testing.T) {
 	}
 	want := sweepOutputs(t, whole)
 	for _, count := range []int{1, 2, 3, 7} {
-		runs := split(t, 36, count, func(s Shard, workers int) ([]RunSummary, error) {
+		runs := split(t, 36, count, func(s Shard, workers int) ([]engine.RunSummary, error) {
 			sw := sw
 			sw.Workers = workers
 			return RunSweepShard(context.Background(), sw, s)
@@ -135,7 +136,7 @@ func TestShardedSweepEqualsUnsharded(t *testing.T) {
 		names := sw
 		names.Policies = nil
 		for _, p := range sw.Policies {
-			names.Policies = append(names.Policies, PolicySpec{Name: p.Name}) // no constructors: merging runs nothing
+			names.Policies = append(names.Policies, engine.PolicySpec{Name: p.Name}) // no constructors: merging runs nothing
 		}
 		res, err := AssembleSweep(names, runs)
 		if err != nil {
@@ -163,12 +164,12 @@ func TestAssembleSweepRefusesOtherRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	swapped := append([]RunSummary(nil), runs...)
+	swapped := append([]engine.RunSummary(nil), runs...)
 	swapped[0], swapped[1] = swapped[1], swapped[0]
-	otherPoint := append([]RunSummary(nil), runs...)
+	otherPoint := append([]engine.RunSummary(nil), runs...)
 	otherPoint[0], otherPoint[18] = otherPoint[18], otherPoint[0] // same policy and seed, other rate
 	for _, c := range []struct {
-		runs []RunSummary
+		runs []engine.RunSummary
 		want string
 	}{
 		{runs[:35], "the sweep has 36 runs; got 35 summaries"},
@@ -184,14 +185,14 @@ func TestAssembleSweepRefusesOtherRuns(t *testing.T) {
 // smallShardStudy has 2 conditions, 3 weights × 2 development seeds (12 runs)
 // and 3 policies × 3 validation seeds (18 runs), one policy not a built-in.
 func smallShardStudy() StudyConfig {
-	mine := LeastQueue()
+	mine := engine.LeastQueue()
 	mine.Name = "my-least-queue"
 	return StudyConfig{
 		Name: "small", Rates: []float64{150}, Heterogeneity: []string{"default", "high"},
 		Scenarios: []string{"straggler"}, Weights: []float64{0, 0.35, 0.1},
 		DevelopmentSeeds: []uint64{1, 2}, ValidationSeeds: []uint64{11, 12, 13},
-		Policies: []string{"round-robin", "adaptive", "my-least-queue"}, Protocol: DefaultProtocol(),
-		Scripted: []PolicySpec{mine},
+		Policies: []string{"round-robin", "adaptive", "my-least-queue"}, Protocol: engine.DefaultProtocol(),
+		Scripted: []engine.PolicySpec{mine},
 	}
 }
 
@@ -207,7 +208,7 @@ func TestShardedStudyEqualsUnsharded(t *testing.T) {
 	want := studyOutputs(t, whole)
 	ctx := context.Background()
 	for _, count := range []int{1, 2, 3, 7} {
-		dev := split(t, 12, count, func(s Shard, workers int) ([]RunSummary, error) {
+		dev := split(t, 12, count, func(s Shard, workers int) ([]engine.RunSummary, error) {
 			return RunStudyDevelopment(ctx, cfg, s, workers, nil)
 		})
 		selected, err := SelectWeight(cfg, dev)
@@ -221,11 +222,11 @@ func TestShardedStudyEqualsUnsharded(t *testing.T) {
 		if from, err := SelectWeightFrom(cfg, attainment); err != nil || from != selected {
 			t.Fatalf("%d shards: SelectWeightFrom the attainments selects %v (%v), SelectWeight %v", count, from, err, selected)
 		}
-		val := split(t, 18, count, func(s Shard, workers int) ([]RunSummary, error) {
+		val := split(t, 18, count, func(s Shard, workers int) ([]engine.RunSummary, error) {
 			return RunStudyValidation(ctx, cfg, selected, s, workers, nil)
 		})
 		names := cfg
-		names.Scripted = []PolicySpec{{Name: "my-least-queue"}}
+		names.Scripted = []engine.PolicySpec{{Name: "my-least-queue"}}
 		res, err := AssembleStudy(names, dev, val)
 		if err != nil {
 			t.Fatalf("%d shards: %v", count, err)
@@ -260,7 +261,7 @@ func TestStudyShardErrors(t *testing.T) {
 		t.Errorf("13 shards of 12 runs: %v", err)
 	}
 	noNew := cfg
-	noNew.Scripted = []PolicySpec{{Name: "my-least-queue"}}
+	noNew.Scripted = []engine.PolicySpec{{Name: "my-least-queue"}}
 	if _, err := RunStudyDevelopment(ctx, noNew, Shard{1, 1}, 0, nil); err == nil || !strings.Contains(err.Error(), "a named policy with a constructor") {
 		t.Errorf("a scripted policy without a constructor: %v", err)
 	}
@@ -346,10 +347,10 @@ func TestSelectWeightFromMatchesSelectWeight(t *testing.T) {
 				att[i] = att[i%perWeight]
 			}
 		}
-		sums := make([]RunSummary, n)
+		sums := make([]engine.RunSummary, n)
 		for i := range sums {
 			pi, ci, si := g.at(ph, i)
-			sums[i] = RunSummary{Policy: ph.policies[pi].Name, Scenario: g.scenarios[ci].Name, Seed: ph.seeds[si], Attainment: att[i]}
+			sums[i] = engine.RunSummary{Policy: ph.policies[pi].Name, Scenario: g.scenarios[ci].Name, Seed: ph.seeds[si], Attainment: att[i]}
 		}
 		want, err := SelectWeight(cfg, sums)
 		if err != nil {
@@ -366,12 +367,12 @@ func TestSelectWeightFromMatchesSelectWeight(t *testing.T) {
 // each (about 18 KB of latencies a run, 8.6 MB in all), the heap it leaves
 // holds about a hundred bytes a run (under a tenth of the latencies).
 func TestShardKeepsSummariesNotLatencies(t *testing.T) {
-	scn, err := BuiltinScenario("burst", 150, DefaultHeterogeneity)
+	scn, err := engine.BuiltinScenario("burst", 150, engine.DefaultHeterogeneity)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sw := Sweep{XLabel: "x", XName: "x", Points: []SweepPoint{{Label: "burst", Scenario: scn}},
-		Policies: []PolicySpec{RoundRobin(), LeastQueue()}, Protocol: DefaultProtocol(), Keep: KeepRuns, Workers: 1}
+		Policies: []engine.PolicySpec{engine.RoundRobin(), engine.LeastQueue()}, Protocol: engine.DefaultProtocol(), Keep: KeepRuns, Workers: 1}
 	for s := range 240 {
 		sw.Seeds = append(sw.Seeds, uint64(s+1))
 	}

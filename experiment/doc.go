@@ -1,0 +1,28 @@
+// Package experiment is routelab's experiment design over the model of
+// package engine: seeded comparisons of policies under common random
+// numbers, sweeps, the specification's exploration-weight study, shards
+// of any of them, and paired statistics.
+//
+// Read first, by group:
+//   - experiment.go: Experiment and Compare, Summary (a policy's figures
+//     across seeds) and Keep. An experiment keeps a small engine.RunSummary
+//     per run, and each whole RunResult only when asked (Keep), so its
+//     memory need not grow with the length of its runs; jobs.go builds each
+//     run's spec when a worker takes it and runs it through the worker's
+//     engine.Runner;
+//   - sweep.go (Sweep, RateSweep), study.go and studyrun.go (StudyConfig,
+//     RunStudy and its two phases), shard.go (Shard, RunSweepShard,
+//     AssembleSweep);
+//   - paired.go, interval.go, tdist.go: confidence intervals of paired
+//     per-seed differences between policies, asked for beside the
+//     descriptive tables; study_stats.go the study's standard errors and
+//     selection margin;
+//   - writers: report.go and paired_report.go (records, CSV, JSON and
+//     text, one run at a time), table.go (Table, for the text, HTML and
+//     LaTeX tables), serving_metrics.go (the serving columns);
+//   - display: show*.go, String and HTML for every type above.
+//
+// Results are the same bytes whatever the parallelism: each run is a pure
+// function of its spec, and what is kept does not depend on scheduling.
+// docs/statistics.md describes the statistics.
+package experiment
