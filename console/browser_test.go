@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,23 +17,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-)
 
-// requireChromium finds Debian's chromium (or one on PATH), skipping only
-// when there is none and ROUTELAB_REQUIRE_CHROMIUM is unset.
-func requireChromium(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome"} {
-		if exe, err := exec.LookPath(p); err == nil {
-			return exe
-		}
-	}
-	if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("ROUTELAB_REQUIRE_CHROMIUM is set and no Chromium was found (install Debian's chromium)")
-	}
-	t.Skip("no Chromium (install Debian's chromium)")
-	return ""
-}
+	"github.com/routelab/routelab/internal/testutil"
+)
 
 // tab is one page of the console in headless Chromium, which resolves no
 // host name but 127.0.0.1: anything loaded from elsewhere is a problem, as
@@ -51,7 +36,7 @@ type tab struct {
 // browse starts Chromium (one per test) and returns a tab; more tabs of
 // the same browser come from newTab.
 func browse(t *testing.T, downloads string) *tab {
-	exe := requireChromium(t)
+	exe := testutil.Chromium(t)
 	profile, err := os.MkdirTemp("", "routelab-console-chromium-")
 	if err != nil {
 		t.Fatal(err)

@@ -45,7 +45,12 @@ func newPage(srv *Server, id string) (*page, error) {
 		p.end()
 		return nil, err
 	}
+	// The timer is made under p.mu: its function reads p.idle (release
+	// stops it), and with a short grace period it can fire before newPage
+	// returns, so it must wait for the assignment.
+	p.mu.Lock()
 	p.idle = time.AfterFunc(srv.cfg.Grace, func() { srv.free(p) })
+	p.mu.Unlock()
 	return p, nil
 }
 

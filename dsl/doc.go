@@ -7,10 +7,15 @@
 // Read first:
 //   - session.go: Session, Options, Execute and the two-phase Interrupt;
 //   - pipeline.go: how a cell is split (split.go), checked (checks.go),
-//     rewritten by the named passes (passes.go, over rewrite.go, loops.go,
-//     classify.go, generics.go, terminating.go), compiled — importing the
-//     standard packages a cell uses without importing them (imports.go) —
-//     and run (execute.go), and how its final value is shown (final.go);
+//     type-checked by Go's own checker (typecheck.go, over the export data
+//     typeinfo.go reads; frame.go adds gc's stack-frame limit, which
+//     go/types leaves to the compiler), rewritten — first with what the
+//     checker found (typed.go: constants as literals of their computed
+//     value, declared variables with their types written out), then by the
+//     named passes (passes.go, over rewrite.go, loops.go, classify.go,
+//     generics.go, terminating.go) — compiled, importing the standard
+//     packages a cell uses without importing them (imports.go), and run
+//     (execute.go), and how its final value is shown (final.go);
 //   - library.go: how compiled packages are exposed (Library, Host), and
 //     callback.go: how they call back into cells (serialised, with
 //     math/rand seeded by the run).
@@ -24,8 +29,11 @@
 // memory.go (the default allocation bound), complete.go with exprtype.go,
 // vtype.go and celltype.go (Complete and Inspect, which work out types
 // without running code), iscomplete.go, script.go (RunScript), variables.go
-// (Variables: what a script declared, read back by its host) and
-// docindex.go (the generator behind cmd/dsldoc). docs/dsl.md lists what Go
+// (Variables: what a script declared, read back by its host), help.go
+// (lab.Compare? and ?lab.Compare, as notebook users ask for help), shared.go
+// (the warning for a func literal, given to a library function that runs it
+// in parallel, that writes a variable outside it) and docindex.go (the
+// generator behind cmd/dsldoc). docs/dsl.md lists what Go
 // works in cells, what is rewritten and what is refused, with the exact
 // messages; gaps_test.go shows that every rewrite pass still closes a gap.
 //

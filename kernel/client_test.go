@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel/internal/fakelang"
 )
 
@@ -22,31 +21,13 @@ import (
 
 const testKey = "4f1c1a4e-test-key"
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 type testKernel struct {
 	t       testing.TB
 	ci      ConnectionInfo
 	file    string
 	interp  *fakelang.Session
 	signals chan os.Signal
-	logs    *syncBuffer
+	logs    *testutil.SyncBuffer
 	cancel  context.CancelFunc
 	done    chan error
 }
@@ -98,7 +79,7 @@ func startKernelWith(t testing.TB, ci ConnectionInfo) *testKernel {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	k := &testKernel{t: t, ci: ci, file: writeConnectionFile(t, ci), interp: fakelang.New(),
-		signals: make(chan os.Signal, 1), logs: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+		signals: make(chan os.Signal, 1), logs: &testutil.SyncBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() { k.done <- Serve(ctx, k.file, k.interp, k.logs, WithSignals(k.signals)) }()
 	waitListening(t, ci)
 	t.Cleanup(func() {

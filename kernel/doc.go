@@ -16,7 +16,9 @@
 // Then, as needed: wire.go (message framing, HMAC signing and constant-time
 // verification), zmtp.go (the listening sockets, built on zmq4's ZMTP
 // handshake and frame decoding), connection.go, history.go, install.go and
-// logo.go (kernelspecs), info.go (kernel_info and notebook metadata).
+// logo.go (kernelspecs), info.go (kernel_info and notebook metadata),
+// background.go (output a session makes between cells, such as a live view
+// updating, published under the request that showed its display).
 //
 // Concurrency: shell requests are handled one at a time by a single worker
 // goroutine, which alone calls Execute, Complete, Inspect and IsComplete.

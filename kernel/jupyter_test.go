@@ -3,11 +3,9 @@ package kernel
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -15,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/routelab/routelab/internal/jupytertest"
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // These tests drive the echokernel binary with Jupyter's own Python tools.
@@ -47,15 +48,7 @@ func TestJupyterConformanceSuite(t *testing.T) {
 	if err != nil {
 		t.Fatalf("jupyter_kernel_test failed: %v\n%s", err, out)
 	}
-	results := regexp.MustCompile(`(?m)^(test_\w+) \(.*\) \.\.\. (ok|skipped.*)$`).FindAllStringSubmatch(string(out), -1)
-	var passed, skipped []string
-	for _, r := range results {
-		if r[2] == "ok" {
-			passed = append(passed, r[1])
-		} else {
-			skipped = append(skipped, r[1])
-		}
-	}
+	passed, skipped := jupytertest.ConformanceResults(out)
 	t.Logf("passed %d: %s", len(passed), strings.Join(passed, " "))
 	// Only the pager test needs a feature the kernel does not have.
 	if len(passed) < 11 || strings.Join(skipped, " ") != "test_pager" {
@@ -157,7 +150,7 @@ func TestEchoKernelSurvivesSIGINT(t *testing.T) {
 	exe := echoKernel.Path(t)
 	ci := testConnectionInfo(t, testKey)
 	cmd := exec.Command(exe, writeConnectionFile(t, ci))
-	logs := &syncBuffer{}
+	logs := &testutil.SyncBuffer{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -207,7 +200,7 @@ func TestNotebookServerRunsEchoKernel(t *testing.T) {
 	cmd := exec.Command(py, script, "routelab-echo", fmt.Sprint(port))
 	cmd.Env = jupyterEnv(t)
 	cmd.Dir = t.TempDir()
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-zeromq/zmq4"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel/internal/fakelang"
 )
 
@@ -233,7 +234,7 @@ func TestServeStartupErrors(t *testing.T) {
 		{busyFile, []string{fmt.Sprintf("iopub_port %d", ci.IOPubPort), busyFile, "address already in use"}},
 	}
 	for _, tc := range cases {
-		err := Serve(context.Background(), tc.file, fakelang.New(), &syncBuffer{})
+		err := Serve(context.Background(), tc.file, fakelang.New(), &testutil.SyncBuffer{})
 		if err == nil {
 			t.Errorf("%s: Serve succeeded", tc.file)
 			continue
@@ -397,7 +398,7 @@ func TestServeUsesListeningSocketsItIsGiven(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	logs := &syncBuffer{}
+	logs := &testutil.SyncBuffer{}
 	go func() { done <- Serve(ctx, writeConnectionFile(t, ci), fakelang.New(), logs, WithListeners(sockets)) }()
 	defer func() { cancel(); <-done }()
 	waitListening(t, ci)

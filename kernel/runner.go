@@ -306,14 +306,17 @@ func (r *recorder) close() {
 	r.closed = true
 	for _, o := range r.cell.Outputs {
 		if o.Type == "stream" && strings.Contains(o.Text, "\r") {
-			o.Text = resolveCarriageReturns(o.Text)
+			o.Text = ResolveCarriageReturns(o.Text)
 		}
 	}
 }
 
-// resolveCarriageReturns keeps, on each line, only the text after the last
-// bare carriage return (progress-bar style rewrites).
-func resolveCarriageReturns(s string) string {
+// ResolveCarriageReturns is a stream's text as a notebook front end shows
+// it: on each line, only the text after the last bare carriage return
+// (progress-bar style rewrites), as nbconvert's coalescing of streams
+// does. The runner applies it to the streams it records; tests comparing
+// with nbclient's outputs apply it to theirs.
+func ResolveCarriageReturns(s string) string {
 	lines := strings.SplitAfter(s, "\n")
 	for i, l := range lines {
 		body, nl := strings.CutSuffix(l, "\n")

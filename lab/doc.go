@@ -22,7 +22,10 @@
 // Read first: scenario.go (the builder), policy.go (built-in and scripted
 // policies, options), env.go (Compare, Run, Sweep, Study), results.go (what
 // they return), paired.go (paired statistics of two policies), show.go (how
-// it displays); then live.go (Live: a run shown as it advances and steered
-// by later cells, replayable as a scenario) and livecontrols.go (its
-// controls and recording).
+// it displays), errors.go (Error, which a cell shows as a ValueError, an
+// Interrupted or a LabError); then routers.go (the production routers of LLM serving),
+// scorers.go (Scorers: a router composed of weighted scoring plugins, as
+// llm-d composes them), live.go (Live: a run shown as it advances and
+// steered by later cells, replayable as a scenario) and livecontrols.go
+// (its controls and recording).
 package lab

@@ -13,6 +13,7 @@ import (
 
 	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/plot"
 )
 
@@ -435,7 +436,7 @@ func TestFigureSavePDF(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.pdf")
 	fig := Compare(Steady().Seeds(2), RoundRobin(), Adaptive()).Chart().Paper(OneColumn)
 	if e := tryPanics(func() { fig.Save(path) }); e != nil {
-		if !errors.Is(e, plot.ErrNoChromium) || os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
+		if !errors.Is(e, plot.ErrNoChromium) || testutil.ChromiumRequired() {
 			t.Fatal(e)
 		}
 		t.Skip(e)

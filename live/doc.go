@@ -9,7 +9,8 @@
 //
 // Read session.go (Start, the goroutine, pause and speed), control.go (the
 // controls) and frame.go (what a view shows: a read-only picture built from
-// the simulator's snapshot), then view.go (a frame drawn as compact SVG for
-// a notebook). The notebook view (lab.Live) and the console (routelab
+// the simulator's snapshot), then record.go (Recording: the session so far
+// as an engine.ScenarioFile that replays it) and view.go (a frame drawn as
+// compact SVG for a notebook). The notebook view (lab.Live) and the console (routelab
 // console) both render these frames: one engine, one truth.
 package live

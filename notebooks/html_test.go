@@ -10,6 +10,7 @@ import (
 
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/dsl/symbols"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel"
 	"github.com/routelab/routelab/plot"
 )
@@ -19,7 +20,7 @@ import (
 // draws, and its markdown's lists, formulas and links come out as the
 // source writes them (markdownProblems).
 func TestHTMLExportDrawsEveryChartOffline(t *testing.T) {
-	needChromium(t)
+	testutil.Chromium(t)
 	t.Setenv("TMPDIR", t.TempDir())
 	nbs, _ := filepath.Glob("*.ipynb")
 	for _, nb := range nbs {

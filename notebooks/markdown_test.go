@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel"
 	"github.com/routelab/routelab/plot"
 )
@@ -102,20 +102,10 @@ func readMarkdown(t *testing.T, page []byte) []renderedMarkdown {
 	return shown
 }
 
-func needChromium(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("chromium"); err != nil {
-		if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
-			t.Fatal("chromium is required (ROUTELAB_REQUIRE_CHROMIUM=1) but not installed")
-		}
-		t.Skip("chromium not installed")
-	}
-}
-
 // The check finds what it is for: a formula wrapped before "+" becomes a
 // bullet, and a broken link and stray Markdown show.
 func TestMarkdownCheckCatchesMisrendering(t *testing.T) {
-	needChromium(t)
+	testutil.Chromium(t)
 	t.Setenv("TMPDIR", t.TempDir())
 	path := filepath.Join(t.TempDir(), "bad.ipynb")
 	nb := `{"cells": [

@@ -20,21 +20,9 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-)
 
-// requireChromium returns the browser to test with, skipping only when
-// there is none and ROUTELAB_REQUIRE_CHROMIUM is unset.
-func requireChromium(t *testing.T) string {
-	t.Helper()
-	exe, err := chromiumPath()
-	if err != nil {
-		if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
-			t.Fatalf("ROUTELAB_REQUIRE_CHROMIUM is set: %v", err)
-		}
-		t.Skip(err)
-	}
-	return exe
-}
+	"github.com/routelab/routelab/internal/testutil"
+)
 
 // browser is one headless Chromium that resolves no host but 127.0.0.1,
 // and a test server there that serves the pages under test.
@@ -47,7 +35,7 @@ type browser struct {
 }
 
 func startBrowser(t *testing.T) *browser {
-	exe := requireChromium(t)
+	exe := testutil.Chromium(t)
 	b := &browser{pages: map[string][]byte{}, shots: t.TempDir()}
 	if dir := os.Getenv("ROUTELAB_SCREENSHOTS"); dir != "" {
 		b.shots = dir // keep them to look at
@@ -320,5 +308,15 @@ func checkAll(t *testing.T, rep *pageReport, figs []*Figure) {
 	}
 	for i, f := range figs {
 		rep.Figures[i].drawn(t, seriesColors(f))
+	}
+}
+
+// The tests' Chromium gate (internal/testutil) finds the browser the
+// exports use, so a test that passes the gate exercises that browser.
+func TestChromiumGateFindsTheExportsBrowser(t *testing.T) {
+	exe, err := chromiumPath()
+	got := testutil.FindChromium()
+	if (err == nil) != (got != "") || (err == nil && got != exe) {
+		t.Errorf("the exports use %q (%v); the tests' gate finds %q", exe, err, got)
 	}
 }

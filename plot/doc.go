@@ -31,7 +31,31 @@
 // besides (palette.go).
 //
 // Read first: figure.go (Spec, Figure, New), option.go (the defect
-// workarounds), runtime.js (what runs in the browser), then fragment.go and
-// svg.go; figures.go, layout.go and comparison.go for the builders.
+// workarounds), runtime.js (what runs in the browser), then the renderings:
+// fragment.go (Fragment, LightFragment), page.go (Page), svg.go
+// (SVGRenderer), png.go (PNG export, finding Chromium, ErrNoChromium) and
+// pdf.go (PDF export), with library.go (the embedded ECharts and its
+// licences), jsvalue.go (the option tree as JSON or a script-safe
+// JavaScript literal) and write.go (WriteFile: a file written whole or not
+// at all).
+//
+// The builders: figures.go (what they share: the canvas, the components
+// go-echarts cannot express, tooltips, formatting), figureopts.go (their
+// Options) and chartopts.go (go-echarts options for hand-built charts:
+// Toolbox, Zoom, EventMarks), then one file per figure —
+// comparison.go, cdf.go (LatencyCDF), timeline.go, ratesweep.go,
+// studyfig.go (StudyHeatmap), paired.go — and the tables and report:
+// table.go (ComparisonTable), tabletext.go (ComparisonTableAs: text,
+// LaTeX, Markdown) and report.go (ComparisonReport). Their layout is
+// layout.go and axes.go over textmetrics.go (text widths from
+// textmetrics_table.go, generated from DejaVu Sans by internal/fontgen);
+// palette.go gives colours, markers and dashes. inspect.go (EvaluatePage)
+// opens a page in headless Chromium for the tests that check what a
+// browser shows.
+//
+// A Figure shows itself through package display's duck-typed interfaces
+// (display.HTMLer, display.SVGer and display.PNGer: Figure.HTML, SVG and
+// PNG), as a ComparisonReport does through HTML, so a notebook and the
+// console show them without plot registering anything.
 // docs/plotting.md describes the rendering model for users.
 package plot

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // TestPDFExport prints every figure kind to PDF: each is a valid one-page
@@ -16,7 +18,7 @@ import (
 // text holds the title and every policy's name, and the same figure gives
 // the same bytes.
 func TestPDFExport(t *testing.T) {
-	requireChromium(t)
+	testutil.Chromium(t)
 	r := NewSVGRenderer(1)
 	for _, k := range figureKinds() {
 		t.Run(k.name, func(t *testing.T) {

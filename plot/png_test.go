@@ -10,10 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 func TestPNGExport(t *testing.T) {
-	requireChromium(t)
+	testutil.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, name := range []string{"line-events", "heatmap"} {
@@ -62,7 +64,7 @@ func TestPNGScale(t *testing.T) {
 			t.Errorf("WithScale(%g): %v", bad, err)
 		}
 	}
-	requireChromium(t)
+	testutil.Chromium(t)
 	buf, err := f.PNG()
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +89,7 @@ func TestNoChromiumIsAClearError(t *testing.T) {
 // CheckPage counts the figures that drew offline and fails on a page whose
 // figure cannot draw or that has none.
 func TestCheckPage(t *testing.T) {
-	requireChromium(t)
+	testutil.Chromium(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	page, err := NewPage("two", sampleFigure(t, "bar"), sampleFigure(t, "heatmap")).Render()

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // fontFiles are the fonts the metric table is generated from (Debian's
@@ -21,7 +23,7 @@ var fontFiles = []string{"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/us
 func TestTextMetricsTableIsCurrent(t *testing.T) {
 	for _, f := range fontFiles {
 		if _, err := os.Stat(f); err != nil {
-			if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
+			if testutil.ChromiumRequired() {
 				t.Fatalf("%v (fonts-dejavu-core comes with Chromium)", err)
 			}
 			t.Skip(err)

@@ -8,29 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/routelab/routelab/internal/testutil"
 )
-
-// syncBuffer is a buffer written by the command's goroutine and read by the
-// test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // `routelab console` starts with a policies file that does not compile:
 // the dsl's positioned error on stderr, then the URL; the page is served
@@ -42,7 +24,7 @@ func TestConsoleCommandStartsDespiteABadPoliciesFile(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	var stderr syncBuffer
+	var stderr testutil.SyncBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"console", "--addr", addr, "--policies", bad}, strings.NewReader(""), &bytes.Buffer{}, &stderr)

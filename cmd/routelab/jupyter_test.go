@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -109,15 +108,7 @@ func TestJupyterConformanceSuiteRoutelabKernel(t *testing.T) {
 	if err != nil {
 		t.Fatalf("jupyter_kernel_test failed: %v\n%s", err, out)
 	}
-	results := regexp.MustCompile(`(?m)^(test_\w+) \(.*\) \.\.\. (ok|skipped.*)$`).FindAllStringSubmatch(string(out), -1)
-	var passed, skipped []string
-	for _, r := range results {
-		if r[2] == "ok" {
-			passed = append(passed, r[1])
-		} else {
-			skipped = append(skipped, r[1])
-		}
-	}
+	passed, skipped := jupytertest.ConformanceResults(out)
 	t.Logf("passed %d: %s; skipped: %s", len(passed), strings.Join(passed, " "), strings.Join(skipped, " "))
 	want := "test_clear_output test_completion test_display_data test_error test_execute_result test_execute_stderr " +
 		"test_execute_stdout test_history test_inspect test_is_complete test_kernel_info"

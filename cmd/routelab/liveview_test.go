@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/routelab/routelab/internal/jupytertest"
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // liveCells is the notebook the classic Notebook test runs: a live view at
@@ -40,7 +41,7 @@ fmt.Println("identical:", same, "completed:", res.Completed, replay.Completed, "
 // results; interrupting the kernel stops a running view, which says so.
 func TestLiveViewInTheClassicNotebook(t *testing.T) {
 	py := jupytertest.PythonWith(t, "notebook", "jupyter_client")
-	browser := requireChromium(t)
+	browser := testutil.Chromium(t)
 	j := installKernel(t)
 	dir := t.TempDir()
 	writeNotebook(t, filepath.Join(dir, "live.ipynb"), liveCells...)
@@ -160,22 +161,6 @@ func (p *notebookPage) screenshot() {
 		return
 	}
 	p.t.Logf("screenshot: %s", path)
-}
-
-// requireChromium returns Debian's Chromium, skipping the test without it
-// unless ROUTELAB_REQUIRE_CHROMIUM is set.
-func requireChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"/usr/bin/chromium", "chromium"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") != "" {
-		t.Fatal("chromium is required (ROUTELAB_REQUIRE_CHROMIUM=1) but not installed")
-	}
-	t.Skip("chromium not installed (set ROUTELAB_REQUIRE_CHROMIUM=1 to require it)")
-	return ""
 }
 
 // notebookToken guards the test's Notebook server.

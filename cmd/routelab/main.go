@@ -1,6 +1,3 @@
-// Command routelab is the one binary of the routing laboratory: seeded
-// comparisons and studies from the shell, Go scripts, headless notebooks and
-// the Jupyter kernel.
 package main
 
 //go:generate go test -run TestCLIReference -update .

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // runCLI runs one command line in process and returns stdout, stderr and the
@@ -223,7 +223,7 @@ func TestCompareWritesFigures(t *testing.T) {
 	html, svg := filepath.Join(dir, "r.html"), filepath.Join(dir, "c.svg")
 	args := []string{"compare", "--scenario", "failure", "--seeds", "3", "--policies", "round-robin,adaptive", "--html", html, "--svg", svg}
 	png, pdf := "", ""
-	if chromiumAvailable(t) {
+	if testutil.HaveChromium(t) {
 		png, pdf = filepath.Join(dir, "c.png"), filepath.Join(dir, "c.pdf")
 		args = append(args, "--png", png, "--pdf", pdf)
 	}
@@ -357,19 +357,6 @@ func TestByteSize(t *testing.T) {
 			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
-}
-
-// chromiumAvailable says whether PNG export can run; under
-// ROUTELAB_REQUIRE_CHROMIUM=1 a missing Chromium fails the test.
-func chromiumAvailable(t *testing.T) bool {
-	if _, err := exec.LookPath("chromium"); err == nil {
-		return true
-	}
-	if os.Getenv("ROUTELAB_REQUIRE_CHROMIUM") == "1" {
-		t.Fatal("chromium is required (ROUTELAB_REQUIRE_CHROMIUM=1) but not installed")
-	}
-	t.Log("chromium not installed: PNG export not checked")
-	return false
 }
 
 // exec runs a script through the session with the environment and the

@@ -108,27 +108,10 @@ func outputShape(c *kernel.Cell) []string {
 	}
 	for i, s := range out {
 		if strings.HasPrefix(s, "stream ") {
-			out[i] = resolveCR(s)
+			out[i] = kernel.ResolveCarriageReturns(s)
 		}
 	}
 	return out
-}
-
-// resolveCR keeps, on each line, the text after its last bare carriage return.
-func resolveCR(s string) string {
-	lines := strings.SplitAfter(s, "\n")
-	for i, l := range lines {
-		body, nl := strings.CutSuffix(l, "\n")
-		body = strings.TrimSuffix(body, "\r")
-		if k := strings.LastIndexByte(body, '\r'); k >= 0 {
-			body = body[k+1:]
-		}
-		if nl {
-			body += "\n"
-		}
-		lines[i] = body
-	}
-	return strings.Join(lines, "")
 }
 
 // `routelab run` runs cells in the notebook's directory, as Jupyter does,

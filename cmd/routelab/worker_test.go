@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel"
 	"github.com/routelab/routelab/kernel/worker"
 )
@@ -104,7 +105,7 @@ func procStatus(pid int, fields ...string) string {
 // cell that ends the process fails with SessionDied and the reason, and
 // the next cells run in a fresh session.
 func TestWorkerSessionDeathsWithTheRealBinary(t *testing.T) {
-	var logs syncWriter
+	var logs testutil.SyncBuffer
 	sup := worker.New(worker.Config{Path: routelab.Path(t), Args: []string{"worker"},
 		Env: append(os.Environ(), memoryLimitEnv+"="+testMemoryLimit), Log: log.New(&logs, "", 0)})
 	defer sup.Close()
@@ -147,24 +148,6 @@ func TestWorkerSessionDeathsWithTheRealBinary(t *testing.T) {
 	if log := logs.String(); !strings.Contains(log, "goroutine ") || !strings.Contains(log, "fatal error: concurrent map writes") {
 		t.Errorf("the runtime's report is not in the log:\n%.2000s", log)
 	}
-}
-
-// syncWriter is a goroutine-safe buffer.
-type syncWriter struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf.String()
 }
 
 // writeNotebook writes a notebook of code cells for the routelab kernel.
@@ -264,7 +247,7 @@ func TestKernelIgnoresExtraArgumentsAndEndsItsWorkerOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(routelab.Path(t), "kernel", conn, "script.go", "--flag")
-	var logs syncWriter
+	var logs testutil.SyncBuffer
 	cmd.Stderr = &logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,14 +1,3 @@
-// Command goconform judges routelab's Go interpreter against the Go
-// distribution's own test programs, $GOROOT/test: every single-file
-// program whose recipe is `// run` is run as `routelab exec FILE` and its
-// output set against the .out file beside it, and every `// errorcheck`
-// program is run to see whether the interpreter refuses it.
-//
-//	go run ./internal/goconform              # run the suite, print the counts
-//	go run ./internal/goconform -update      # also write testdata/*.tsv
-//	go run ./internal/goconform -check       # fail on a regression against testdata/*.tsv
-//
-// See README.md beside this file for the rules.
 package main
 
 import (

@@ -1,7 +1,9 @@
 // Package jupytertest holds what the tests that drive Debian's Jupyter
 // tools share: a private environment, so no test reads or writes the
 // user's Jupyter, HOME or XDG directories; finding a Python that has the
-// modules; and listing kernelspecs as a user would. Under
+// modules; listing kernelspecs as a user would; building a test binary
+// once (Binary); and reading the verdicts of jupyter_kernel_test's
+// conformance suite (ConformanceResults). Under
 // ROUTELAB_REQUIRE_JUPYTER=1 a missing module fails the test instead of
 // skipping it.
 package jupytertest
@@ -12,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -179,4 +182,24 @@ func (b *Binary) Remove() {
 	if b.dir != "" {
 		os.RemoveAll(b.dir)
 	}
+}
+
+// conformanceLine is one test's verdict in the verbose output of Python's
+// unittest, which runs jupyter_kernel_test's suite:
+// "test_name (module.Class.test_name) ... ok", or "... skipped 'why'".
+var conformanceLine = regexp.MustCompile(`(?m)^(test_\w+) \(.*\) \.\.\. (ok|skipped.*)$`)
+
+// ConformanceResults reads the verbose output of jupyter_kernel_test's
+// suite (testdata/jupyter/test_conformance.py -v): the tests that passed
+// and those skipped, each in the order run. A test that failed is in
+// neither list (the suite's exit status says it failed).
+func ConformanceResults(out []byte) (passed, skipped []string) {
+	for _, r := range conformanceLine.FindAllSubmatch(out, -1) {
+		if string(r[2]) == "ok" {
+			passed = append(passed, string(r[1]))
+		} else {
+			skipped = append(skipped, string(r[1]))
+		}
+	}
+	return passed, skipped
 }

@@ -39,3 +39,25 @@ func TestEnvHidesTheUsersKernelspecs(t *testing.T) {
 		}
 	}
 }
+
+// The suite's verbose output, as Python 3.11+ prints it: passed and
+// skipped tests in order, a failed one in neither list.
+func TestConformanceResults(t *testing.T) {
+	out := []byte(`test_clear_output (test_conformance.RoutelabKernelTests.test_clear_output) ... ok
+test_completion (test_conformance.RoutelabKernelTests.test_completion) ... ok
+test_error (test_conformance.RoutelabKernelTests.test_error) ... FAIL
+test_pager (test_conformance.RoutelabKernelTests.test_pager) ... skipped 'No code that would produce a pager'
+test_kernel_info (test_conformance.RoutelabKernelTests.test_kernel_info) ... ok
+ test_indented (x.Y.test_indented) ... ok
+
+----------------------------------------------------------------------
+Ran 5 tests in 1.234s
+`)
+	passed, skipped := ConformanceResults(out)
+	if got := strings.Join(passed, " "); got != "test_clear_output test_completion test_kernel_info" {
+		t.Errorf("passed %q", got)
+	}
+	if got := strings.Join(skipped, " "); got != "test_pager" {
+		t.Errorf("skipped %q", got)
+	}
+}

@@ -19,6 +19,6 @@
 //   - protocol.go — the messages.
 //
 // Then: child.go (one worker process, its pipes and its end), death.go (why
-// a worker died, from its standard error) and limit_*.go (the worker's
-// memory limit).
+// a worker died, from its standard error) and limit_linux.go (LimitMemory:
+// the worker's memory limit, RLIMIT_DATA; limit_other.go has none).
 package worker

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/internal/testutil"
 	"github.com/routelab/routelab/kernel"
 	"github.com/routelab/routelab/kernel/internal/fakelang"
 )
@@ -126,24 +127,6 @@ func (l *testLang) special(word, arg string) bool {
 	return true
 }
 
-// syncLog is a goroutine-safe buffer for a supervisor's log.
-type syncLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncLog) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncLog) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // recorder is a sink that keeps what a cell sent.
 type recorder struct {
 	mu       sync.Mutex
@@ -175,7 +158,7 @@ func (r *recorder) String() string {
 // and checks that no worker it started is left running.
 type harness struct {
 	*Supervisor
-	logs *syncLog
+	logs *testutil.SyncBuffer
 	pids []int
 }
 
@@ -185,7 +168,7 @@ func supervise(t testing.TB, mode string, background display.Sink) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{logs: &syncLog{}}
+	h := &harness{logs: &testutil.SyncBuffer{}}
 	h.Supervisor = New(Config{Path: exe, Env: append(os.Environ(), helperEnv+"="+mode),
 		Log: log.New(h.logs, "test: ", 0), LogName: "the test log", Background: background})
 	t.Cleanup(func() {
