@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/record"
 )
 
 // FuzzParseScenarioFile feeds ParseScenarioFile what a user could hand to
@@ -39,7 +41,7 @@ func FuzzParseScenarioFile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := ParseScenarioFile(data, "fuzz.json")
 		var decoded ScenarioFile
-		if derr := decodeStrict(data, "fuzz.json", &decoded); derr != nil {
+		if derr := record.DecodeStrict(data, "fuzz.json", &decoded); derr != nil {
 			// Not JSON of the file's shape: the error is the decoder's,
 			// at a line and column inside the input.
 			if err == nil || err.Error() != derr.Error() {
