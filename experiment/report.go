@@ -9,7 +9,6 @@ import (
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
-	"github.com/routelab/routelab/internal/sheet"
 )
 
 // SummaryRecord flattens one policy's summary: the run counts, then what
@@ -97,43 +96,17 @@ func (c Comparison) String() string {
 	return b.String()
 }
 
-// summaryColumn is a column of a comparison's table, after the policy name:
-// the text table and the HTML table both read this list.
-type summaryColumn struct {
-	head string
-	cell func(Summary) string
-}
-
-func summaryColumns(serving bool) []summaryColumn {
-	cols := []summaryColumn{
-		{"p50 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP50) }},
-		{"p90 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP90) }},
-		{"p99 ms", func(s Summary) string { return sheet.Dash("%.1f", s.MedianP99) }},
-		{"p99 range ms", func(s Summary) string { return rangeText(s.P99Min, s.P99Max) }},
-		{"SLO miss", func(s Summary) string { return sheet.Dash("%.2f%%", 100*s.MedianSLOMissRate) }},
-		{"shed", func(s Summary) string { return sheet.Dash("%.0f", s.MedianShed) }},
-		{"unfinished", func(s Summary) string { return sheet.Dash("%.0f", s.MedianUnfinished) }},
-		{"attainment", func(s Summary) string { return sheet.Dash("%.2f%%", 100*s.MedianAttainment) }},
-		{"goodput/s", func(s Summary) string { return sheet.Dash("%.1f", s.MedianGoodput) }},
-		{"throughput/s", func(s Summary) string { return sheet.Dash("%.1f", s.MedianThroughput) }},
-	}
-	if serving {
-		cols = append(cols, servingColumns()...)
-	}
-	return cols
-}
-
 // tableRows returns the table's header and one row per policy.
 func (c *Comparison) tableRows() (head []string, rows [][]string) {
-	cols := summaryColumns(c.Scenario.Serving != nil)
+	cols := SummaryColumns(c.Scenario.Serving != nil)
 	head = []string{"policy"}
 	for _, col := range cols {
-		head = append(head, col.head)
+		head = append(head, col.TextHead())
 	}
 	for _, p := range c.Policies {
 		row := []string{p.Name}
 		for _, col := range cols {
-			row = append(row, col.cell(p.Summary))
+			row = append(row, col.Cell(p.Summary))
 		}
 		rows = append(rows, row)
 	}

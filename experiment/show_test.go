@@ -45,9 +45,9 @@ func TestResultDisplaysAreLabelled(t *testing.T) {
 		t.Errorf("run HTML (%d bytes): %s", len(h), h)
 	}
 	text, html := c.String(), c.HTML()
-	for _, col := range summaryColumns(false) {
-		if !strings.Contains(text, col.head) || !strings.Contains(html, col.head) {
-			t.Errorf("column %q missing from a table", col.head)
+	for _, col := range SummaryColumns(false) {
+		if !strings.Contains(text, col.TextHead()) || !strings.Contains(html, col.TextHead()) {
+			t.Errorf("column %q missing from a table", col.TextHead())
 		}
 	}
 }

@@ -48,13 +48,10 @@ type textCell struct {
 // tableRows are the header (names, units) and the rows of a comparison's
 // table, formatted as in ComparisonTable.
 func tableRows(c *experiment.Comparison) (heads, units []string, rows [][]textCell) {
-	cols := tableColumns()
+	cols := tableColumns(c)
 	heads, units = []string{"policy", "runs"}, []string{"", ""}
-	for i, col := range cols {
-		if i == 3 {
-			heads, units = append(heads, "p99 range"), append(units, "ms")
-		}
-		heads, units = append(heads, col.head), append(units, col.unit)
+	for _, col := range cols {
+		heads, units = append(heads, col.Head), append(units, col.Unit)
 	}
 	best := bestValues(c, cols)
 	for _, p := range c.Policies {
@@ -65,11 +62,7 @@ func tableRows(c *experiment.Comparison) (heads, units []string, rows [][]textCe
 		}
 		row := []textCell{{text: p.Name}, {text: runs}}
 		for i, col := range cols {
-			if i == 3 {
-				row = append(row, textCell{text: p99Range(s)})
-			}
-			v := col.value(s)
-			row = append(row, textCell{text: col.format(v), best: col.better != 0 && defined(v) && v == best[i] && len(c.Policies) > 1})
+			row = append(row, textCell{text: col.Cell(s), best: isBest(c, col, s, best[i])})
 		}
 		rows = append(rows, row)
 	}

@@ -183,3 +183,44 @@ func mapStrings(in []string, f func(string) string) []string {
 	}
 	return out
 }
+
+// A serving comparison's tables — HTML, LaTeX, Markdown and the text table —
+// show the serving model's columns (TTFT, the serving SLO's attainment,
+// prefix hits, preemptions) and not the end-to-end 50 ms SLO's.
+func TestServingComparisonTables(t *testing.T) {
+	scn, err := engine.BuiltinScenario("chat", engine.ScenarioRate("chat"), engine.DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proto := engine.Protocol{Warmup: 2000, Measure: 8000, SLO: engine.DefaultProtocol().SLO}
+	c := compare(t, scn, []engine.PolicySpec{engine.RoundRobin(), engine.LeastQueue()}, experiment.DefaultSeeds(2), proto)
+	cols := experiment.SummaryColumns(true)
+	for _, p := range c.Policies {
+		for _, col := range cols {
+			if v := col.Value(p.Summary); !col.Range && !defined(v) {
+				t.Errorf("%s: column %q (%s) is undefined", p.Name, col.Head, col.Key)
+			}
+		}
+	}
+	tables := map[string]string{"text": c.String()}
+	for _, f := range []string{TableHTML, TableLaTeX, TableMarkdown} {
+		s, err := ComparisonTableAs(c, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables[f] = s
+	}
+	checkLaTeX(t, tables[TableLaTeX], 2+len(cols))
+	for f, s := range tables {
+		for _, want := range []string{"TTFT p99", "serving SLO", "prefix hits", "preemptions", "round-robin", "least-queue"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s table has no %q:\n%s", f, want, s)
+			}
+		}
+		for _, not := range []string{"SLO miss", "attainment", "goodput"} {
+			if strings.Contains(s, not) {
+				t.Errorf("%s table shows the end-to-end SLO's %q:\n%s", f, not, s)
+			}
+		}
+	}
+}
