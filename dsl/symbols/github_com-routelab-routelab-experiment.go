@@ -34,6 +34,7 @@ var _ = lazily(func() {
 		"SelectWeightFrom":    reflect.ValueOf(experiment.SelectWeightFrom),
 		"SpecificationStudy":  reflect.ValueOf(experiment.SpecificationStudy),
 		"Summarise":           reflect.ValueOf(experiment.Summarise),
+		"SummaryColumns":      reflect.ValueOf(experiment.SummaryColumns),
 		"SummaryRecord":       reflect.ValueOf(experiment.SummaryRecord),
 		"VerdictBetter":       reflect.ValueOf(constant.MakeFromLiteral("\"better\"", token.STRING, 0)),
 		"VerdictIdentical":    reflect.ValueOf(constant.MakeFromLiteral("\"identical on every seed\"", token.STRING, 0)),
@@ -42,6 +43,7 @@ var _ = lazily(func() {
 		"VerdictWorse":        reflect.ValueOf(constant.MakeFromLiteral("\"worse\"", token.STRING, 0)),
 
 		// type definitions
+		"Column":        reflect.ValueOf((*experiment.Column)(nil)),
 		"Comparison":    reflect.ValueOf((*experiment.Comparison)(nil)),
 		"Condition":     reflect.ValueOf((*experiment.Condition)(nil)),
 		"Experiment":    reflect.ValueOf((*experiment.Experiment)(nil)),
