@@ -19,13 +19,6 @@ func allPolicies() []PolicySpec {
 	return out
 }
 
-// goldenPolicies are the built-ins the golden comparisons were made with:
-// the registry has grown since (jiq, sed, least-kv and the serving routers), and a golden file
-// pins what it pinned.
-func goldenPolicies() []PolicySpec {
-	return []PolicySpec{RoundRobin(), LeastQueue(), LatencyAware(DefaultAlpha), Adaptive(DefaultAdaptiveParams()), Random(), PowerOfTwo(), WeightedRoundRobin(DefaultAlpha)}
-}
-
 func mustScenario(t testing.TB, name string, rate float64, h Heterogeneity) Scenario {
 	t.Helper()
 	s, err := BuiltinScenario(name, rate, h)

@@ -166,16 +166,6 @@ func MetricByKey(key string) (Metric, error) {
 	return Metric{}, fieldErr("metric", key, "one of "+strings.Join(metricKeys(), ", "))
 }
 
-// metric returns a metric the engine names by a literal key; an unknown
-// key is a bug in the engine, found by its tests.
-func metric(key string) Metric {
-	m, err := MetricByKey(key)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
 func metricKeys() []string {
 	var out []string
 	for _, m := range Metrics() {
