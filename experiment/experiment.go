@@ -231,8 +231,9 @@ func (c *Comparison) finish() error {
 	return nil
 }
 
-// Summarise aggregates runs across seeds.
-func Summarise(runs []*engine.RunResult) Summary {
+// SummaryOf aggregates runs across seeds (engine.Summarize is the
+// latency statistics of one run).
+func SummaryOf(runs []*engine.RunResult) Summary {
 	records := make([]engine.RunSummary, len(runs))
 	for i, r := range runs {
 		records[i] = r.RunSummary

@@ -46,7 +46,7 @@ func TestRunsWithoutCompletions(t *testing.T) {
 		t.Fatalf("dead cluster: %+v", r)
 	}
 	alive := mustRun(t, engine.RunSpec{Scenario: engine.NewScenario("alive"), Policy: engine.LeastQueue(), Seed: 1})
-	s := Summarise([]*engine.RunResult{r, alive, r})
+	s := SummaryOf([]*engine.RunResult{r, alive, r})
 	if s.LatencyRuns != 1 || s.MedianP99 != alive.Latency.P99 || s.P99Min != alive.Latency.P99 || s.P99Max != alive.Latency.P99 {
 		t.Errorf("summary did not leave out runs without latency: %+v", s)
 	}
@@ -54,7 +54,7 @@ func TestRunsWithoutCompletions(t *testing.T) {
 		t.Errorf("median attainment %v, want 0 (two of three runs had none)", s.MedianAttainment)
 	}
 	c := &Comparison{Scenario: dead, Protocol: engine.DefaultProtocol(), Seeds: []uint64{1}, Fingerprints: []uint64{r.Fingerprint},
-		Policies: []PolicyResult{{Name: "least-queue", Records: []engine.RunSummary{r.RunSummary}, Summary: Summarise([]*engine.RunResult{r})}}}
+		Policies: []PolicyResult{{Name: "least-queue", Records: []engine.RunSummary{r.RunSummary}, Summary: SummaryOf([]*engine.RunResult{r})}}}
 	if txt := c.String(); !strings.Contains(txt, "—") {
 		t.Errorf("no em dash in\n%s", txt)
 	}

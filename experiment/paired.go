@@ -194,7 +194,7 @@ func PairSeeds(m engine.Metric, baseline, policy *PolicyResult) []SeedPair {
 }
 
 // seeds counts the policy's seeds: its records, or the runs of a result
-// built from whole runs alone (as Summarise allows).
+// built from whole runs alone (as SummaryOf allows).
 func (p *PolicyResult) seeds() int {
 	if p.Records == nil {
 		return len(p.Runs)

@@ -129,7 +129,7 @@ func halfDeadComparison(t testing.TB) *experiment.Comparison {
 	for i, r := range runs {
 		records[i] = r.RunSummary
 	}
-	c.Policies[0] = experiment.PolicyResult{Name: "round-robin", Records: records, Runs: runs, Summary: experiment.Summarise(runs)}
+	c.Policies[0] = experiment.PolicyResult{Name: "round-robin", Records: records, Runs: runs, Summary: experiment.SummaryOf(runs)}
 	return c
 }
 
