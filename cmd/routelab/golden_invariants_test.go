@@ -481,3 +481,48 @@ func containsFields(text, row string) bool {
 	}
 	return false
 }
+
+// The serving goldens hold on their own too: exact accounting in every run,
+// a workload that is the same for every policy seed by seed (common random
+// numbers), serving figures in their ranges, and each policy's median TTFT
+// p99 the median of its runs'.
+func TestGoldenServingInvariants(t *testing.T) {
+	for _, c := range servingCases() {
+		var doc comparisonDoc
+		decodeGolden(t, c.file, &doc)
+		if doc.Scenario.str("name") != c.args[2] || len(doc.Runs) != len(doc.Policies)*len(doc.Seeds) {
+			t.Fatalf("%s: scenario %q, %d runs of %d policies on %d seeds", c.file, doc.Scenario.str("name"), len(doc.Runs), len(doc.Policies), len(doc.Seeds))
+		}
+		fingerprint := map[float64]any{}
+		ttft := map[string][]float64{}
+		for _, r := range doc.Runs {
+			cohort, done, shed, open := r.num(t, "cohort_arrivals"), r.num(t, "completed"), r.num(t, "shed"), r.num(t, "unfinished")
+			if cohort != done+shed+open {
+				t.Errorf("%s %s seed %v: cohort %v != completed %v + shed %v + unfinished %v", c.file, r.str("policy"), r["seed"], cohort, done, shed, open)
+			}
+			seed := r.num(t, "seed")
+			if f, ok := fingerprint[seed]; ok && f != r["workload_fingerprint"] {
+				t.Errorf("%s seed %v: %s saw another workload", c.file, seed, r.str("policy"))
+			}
+			fingerprint[seed] = r["workload_fingerprint"]
+			for _, k := range []string{"serving_attainment", "prefix_hit_rate"} {
+				if x := r.num(t, k); !(x >= 0 && x <= 1) {
+					t.Errorf("%s %s seed %v: %s = %v", c.file, r.str("policy"), seed, k, x)
+				}
+			}
+			if p50, p99 := r.num(t, "ttft_p50_ms"), r.num(t, "ttft_p99_ms"); !(p50 > 0 && p50 <= p99) {
+				t.Errorf("%s %s seed %v: TTFT p50 %v, p99 %v", c.file, r.str("policy"), seed, p50, p99)
+			}
+			ttft[r.str("policy")] = append(ttft[r.str("policy")], r.num(t, "ttft_p99_ms"))
+		}
+		for _, p := range doc.Policies {
+			xs := slices.Clone(ttft[p.str("policy")])
+			slices.Sort(xs)
+			n := len(xs)
+			median := (xs[(n-1)/2] + xs[n/2]) / 2
+			if got := p.num(t, "median_ttft_p99_ms"); math.Abs(got-median) > 1e-9*math.Max(1, median) {
+				t.Errorf("%s %s: median TTFT p99 %v, its runs' median %v", c.file, p.str("policy"), got, median)
+			}
+		}
+	}
+}

@@ -66,7 +66,19 @@ func studyCases() []goldenCase {
 	}
 }
 
+// servingCases freeze the serving model the same way, beside the
+// specification's: a comparison of the built-in routers on two of its
+// scenarios.
+func servingCases() []goldenCase {
+	return []goldenCase{
+		{"compare-chat.json", []string{"compare", "--scenario", "chat", "--json"}},
+		{"compare-kv-pressure.json", []string{"compare", "--scenario", "kv-pressure", "--json"}},
+	}
+}
+
 func TestGoldenCompare(t *testing.T) { checkGoldens(t, compareCases()) }
+
+func TestGoldenServing(t *testing.T) { checkGoldens(t, servingCases()) }
 
 func TestGoldenTables(t *testing.T) { checkGoldens(t, tableCases()) }
 
