@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"testing"
 
 	"github.com/routelab/routelab/engine"
@@ -29,5 +30,31 @@ func TestSummaryColumnsReadSummarisedMetrics(t *testing.T) {
 			}
 			heads[col.Head] = true
 		}
+	}
+}
+
+// A serving comparison is paired on its own metrics by default, so that
+// p.Stat(policy, "ttft_p99_ms") is there; the specification's keep theirs.
+func TestServingComparisonPairsItsOwnMetrics(t *testing.T) {
+	chat, err := engine.BuiltinScenario("chat", engine.ScenarioRate("chat"), engine.DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proto := engine.Protocol{Warmup: 2000, Measure: 8000, SLO: engine.DefaultSLO}
+	c, err := Compare(context.Background(), Experiment{Scenario: chat, Policies: []engine.PolicySpec{engine.RoundRobin(), engine.LeastQueue()}, Seeds: DefaultSeeds(3), Protocol: proto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Paired(PairedOptions{Baseline: "round-robin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range ServingPairedMetricKeys() {
+		if s := p.Stat("least-queue", key); s == nil || s.Seeds != 3 {
+			t.Errorf("no paired %s for least-queue on chat: %v", key, s)
+		}
+	}
+	if s := p.Stat("least-queue", "attainment"); s != nil {
+		t.Errorf("the end-to-end SLO's attainment is paired by default on chat: %v", s)
 	}
 }

@@ -44,7 +44,8 @@ type PairedOptions struct {
 	// Policies compared with the baseline, in this order; by default every
 	// other policy, in the comparison's order.
 	Policies []string
-	// Metrics by their record names; by default PairedMetricKeys().
+	// Metrics by their record names; by default engine.PairedMetricKeys(),
+	// and for a comparison of the serving model ServingPairedMetricKeys().
 	Metrics []string
 	// Method defaults to PairedT.
 	Method PairedMethod
@@ -318,8 +319,19 @@ type Paired struct {
 	Stats []PairedStat
 }
 
+// ServingPairedMetricKeys are the metrics a paired comparison of the
+// serving model compares by default: its latencies, its SLO's attainment,
+// prefix caching and preemptions (the specification's defaults judge the
+// end-to-end 50 ms SLO, which no LLM request meets).
+func ServingPairedMetricKeys() []string {
+	return []string{"ttft_p99_ms", "itl_p99_ms", "serving_attainment", "prefix_hit_rate", "preemptions"}
+}
+
 // Paired compares policies of the comparison with a baseline, seed by seed.
 func (c *Comparison) Paired(o PairedOptions) (*Paired, error) {
+	if o.Metrics == nil && c.Scenario.Serving != nil {
+		o.Metrics = ServingPairedMetricKeys()
+	}
 	plan, err := o.plan(c.policyNames(), len(c.Seeds))
 	if err != nil {
 		return nil, err
