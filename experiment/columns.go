@@ -113,3 +113,19 @@ func fixed(d int) func(float64) string {
 func percent(d int) func(float64) string {
 	return func(x float64) string { return sheet.Dash("%."+strconv.Itoa(d)+"f%%", 100*x) }
 }
+
+func (c Column) sheet() sheet.Sheet {
+	sh := sheet.Sheet{Title: "column " + c.TextHead()}
+	sh.Add("metric", c.Key)
+	sh.Add("shows", sheet.YesNo(c.Range, "the min–max across seeds", "the median across seeds"))
+	if !c.Range {
+		sh.Add("better", c.Better.String())
+	}
+	return sh
+}
+
+// String describes the column: its metric and what it shows of it.
+func (c Column) String() string { return c.sheet().Text() }
+
+// HTML shows the column as a table.
+func (c Column) HTML() string { return c.sheet().HTML() }

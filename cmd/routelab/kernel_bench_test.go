@@ -26,7 +26,7 @@ func (discard) Clear(bool)                           {}
 const compareArgs = `lab.Straggler(), lab.RoundRobin(), lab.LeastQueue(), lab.Adaptive()`
 
 // BenchmarkCompareCellOverhead is what running a comparison as a kernel cell
-// costs over calling engine.Compare with the same experiment (target: at
+// costs over calling experiment.Compare with the same experiment (target: at
 // most 10 %). Each iteration runs both, one after the other, and the
 // medians are compared, so load from other processes on the machine hits
 // both sides alike. kernel/testdata/bench_kernel.py measures the kernel

@@ -105,13 +105,13 @@ func (t *tracker) bump() int { t.n++; return t.n }
 func pick(v *lab.View) int { return v.Eligible[0].ID }
 
 tr := &tracker{}`)
-	labDocs, engineDocs := symbols.LabDocs(), symbols.EngineDocs()
+	labDocs, experimentDocs := symbols.LabDocs(), symbols.ExperimentDocs()
 	cases := []struct {
 		name, code, at, want string
 	}{
 		{"method of a variable", "scn.Rate(175)", "Rate", labDocs["Scenario.Rate"]},
 		{"method of a chain", "lab.Straggler().Rate(175)", "Rate", labDocs["Scenario.Rate"]},
-		{"promoted method", `res.Policy("adaptive")`, "Policy", engineDocs["Comparison.Policy"]},
+		{"promoted method", `res.Policy("adaptive")`, "Policy", experimentDocs["Comparison.Policy"]},
 		{"method of a method's result", `res.Chart().Save("x.svg")`, "Save", labDocs["Figure.Save"]},
 		{"method of a cell type", "tr.bump()", "bump", "// bump counts one pick.\nfunc (t *tracker) bump() int { t.n++; return t.n }\n\n(declared in cell 1)"},
 		{"cell func", "pick(nil)", "pick", "// pick sends every request to the first eligible replica.\nfunc pick(v *lab.View) int { return v.Eligible[0].ID }\n\n(declared in cell 1)"},

@@ -12,6 +12,7 @@ const chatCell = `import (
 	"context"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 func chat() engine.Scenario {
@@ -25,8 +26,8 @@ func chat() engine.Scenario {
 }
 
 func compareJSON(specs ...lab.PolicySpec) string {
-	c, err := engine.Compare(context.Background(), engine.Experiment{Scenario: chat(), Policies: specs,
-		Seeds: engine.DefaultSeeds(3), Protocol: engine.Protocol{Warmup: 1000, Measure: 4000, SLO: 2000}})
+	c, err := experiment.Compare(context.Background(), experiment.Experiment{Scenario: chat(), Policies: specs,
+		Seeds: experiment.DefaultSeeds(3), Protocol: engine.Protocol{Warmup: 1000, Measure: 4000, SLO: 2000}})
 	if err != nil {
 		panic(err)
 	}
