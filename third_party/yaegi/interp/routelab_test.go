@@ -576,9 +576,17 @@ func TestRoutelabChangesAreListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("routelab_test.go")
+	files, err := filepath.Glob("routelab*_test.go")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var src []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = append(src, b...)
 	}
 	tests := regexp.MustCompile(`(?m)^func (TestRoutelab\w+)\(`).FindAllStringSubmatch(string(src), -1)
 	if len(tests) < 10 {
