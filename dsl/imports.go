@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/routelab/routelab/internal/spell"
 	"github.com/traefik/yaegi/stdlib"
 )
 
@@ -212,7 +213,7 @@ func closest(name string, names []string) string {
 		}
 		// On a tie, a name the typed one lacks letters of (Printn: Println,
 		// not Print or Printf): letters are dropped more often than mistyped.
-		if d := EditDistance(name, n); d < bestD || (d == bestD && !subsequence(name, best) && subsequence(name, n)) {
+		if d := spell.Distance(name, n); d < bestD || (d == bestD && !subsequence(name, best) && subsequence(name, n)) {
 			best, bestD = n, d
 		}
 	}
@@ -228,29 +229,6 @@ func subsequence(a, b string) bool {
 		}
 	}
 	return len(ra) == 0
-}
-
-// EditDistance is the Levenshtein distance between a and b, in runes: how
-// far a misspelt name is from one a session, or the CLI, knows.
-func EditDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // packageNames maps the name of every package of the session's libraries

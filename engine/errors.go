@@ -3,6 +3,9 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
+
+	"github.com/routelab/routelab/internal/spell"
 )
 
 // FieldError reports a configuration value that is not allowed: which field,
@@ -11,10 +14,17 @@ type FieldError struct {
 	Field   string
 	Value   any
 	Allowed string
+	// Suggest is the allowed name a slip away from Value, offered as "did
+	// you mean"; empty when none is near.
+	Suggest string
 }
 
 func (e *FieldError) Error() string {
-	return fmt.Sprintf("%s: %s is not allowed (want %s)", e.Field, formatValue(e.Value), e.Allowed)
+	msg := fmt.Sprintf("%s: %s is not allowed (want %s)", e.Field, formatValue(e.Value), e.Allowed)
+	if e.Suggest != "" {
+		msg += fmt.Sprintf("; did you mean %q?", e.Suggest)
+	}
+	return msg
 }
 
 func formatValue(v any) string {
@@ -29,6 +39,16 @@ func formatValue(v any) string {
 
 func fieldErr(field string, value any, allowed string) error {
 	return &FieldError{Field: field, Value: value, Allowed: allowed}
+}
+
+// UnknownName refuses a name that is none of known: the error lists them
+// ("one of a, b, c", then also, if any) and offers the nearest.
+func UnknownName(field, name string, known []string, also string) *FieldError {
+	allowed := "one of " + strings.Join(known, ", ")
+	if also != "" {
+		allowed += ", " + also
+	}
+	return &FieldError{Field: field, Value: name, Allowed: allowed, Suggest: spell.Nearest(name, known)}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -163,7 +163,7 @@ func MetricByKey(key string) (Metric, error) {
 			return m, nil
 		}
 	}
-	return Metric{}, fieldErr("metric", key, "one of "+strings.Join(metricKeys(), ", "))
+	return Metric{}, UnknownName("metric", key, metricKeys(), "")
 }
 
 func metricKeys() []string {

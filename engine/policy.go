@@ -676,7 +676,7 @@ func PolicyByName(name string) (PolicySpec, error) {
 			return d.spec(), nil
 		}
 	}
-	return PolicySpec{}, fieldErr("policy", name, "one of "+strings.Join(PolicyNames(), ", "))
+	return PolicySpec{}, UnknownName("policy", name, PolicyNames(), "")
 }
 
 // The specification's policies and the classic ones read queue lengths and

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
 // EventKind names a scenario event.
@@ -212,7 +211,7 @@ func BuiltinScenario(name string, rate float64, h Heterogeneity) (Scenario, erro
 		}
 		return s, s.Validate(DefaultWarmup + DefaultMeasure)
 	}
-	return Scenario{}, fieldErr("scenario", name, "one of "+strings.Join(ScenarioNames(), ", "))
+	return Scenario{}, UnknownName("scenario", name, ScenarioNames(), "")
 }
 
 // Replicas is the number of replicas.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/internal/spell"
 )
 
 // Paired statistics from common random numbers. Every policy of a
@@ -120,6 +121,14 @@ func (o PairedOptions) comparedPolicies(policies []string, have string) ([]strin
 	return o.Policies, nil
 }
 
+// CheckMetrics refuses the options' metrics unless each is a known metric
+// with a better direction, named once (what Check refuses of them, before
+// there is a result to check the rest against).
+func (o PairedOptions) CheckMetrics() error {
+	_, err := o.metrics()
+	return err
+}
+
 // metrics resolves the metric names; each must have a better direction, or
 // no side could win.
 func (o PairedOptions) metrics() ([]engine.Metric, error) {
@@ -132,15 +141,14 @@ func (o PairedOptions) metrics() ([]engine.Metric, error) {
 	}
 	var out []engine.Metric
 	for i, k := range keys {
+		field := fmt.Sprintf("metrics[%d]", i)
 		m, err := engine.MetricByKey(k)
-		if err != nil {
-			return nil, err
-		}
-		if m.Better == engine.NoDirection {
-			return nil, fieldErr(fmt.Sprintf("metrics[%d]", i), k, "a metric with a better direction: "+strings.Join(directedMetricKeys(), ", "))
+		if err != nil || m.Better == engine.NoDirection {
+			directed := directedMetricKeys()
+			return nil, &engine.FieldError{Field: field, Value: k, Allowed: "a metric with a better direction: " + strings.Join(directed, ", "), Suggest: spell.Nearest(k, directed)}
 		}
 		if slices.Index(keys, k) < i {
-			return nil, fieldErr(fmt.Sprintf("metrics[%d]", i), k, "each metric once")
+			return nil, fieldErr(field, k, "each metric once")
 		}
 		out = append(out, m)
 	}

@@ -191,7 +191,7 @@ func TestPairedRefusesBadInput(t *testing.T) {
 		{PairedOptions{Baseline: "base", Policies: []string{"nope"}}, []string{`policies[0]: "nope"`, "base, pol"}},
 		{PairedOptions{Baseline: "base", Policies: []string{"pol", "pol"}}, []string{`policies[1]: "pol"`, "each policy once"}},
 		{PairedOptions{Baseline: "base", Policies: []string{}}, []string{`policies: "none"`, "besides the baseline"}},
-		{PairedOptions{Baseline: "base", Metrics: []string{"p98_ms"}}, []string{`metric: "p98_ms"`, "p99_ms", "attainment"}},
+		{PairedOptions{Baseline: "base", Metrics: []string{"p98_ms"}}, []string{`metrics[0]: "p98_ms"`, `did you mean`, "p99_ms", "attainment"}},
 		{PairedOptions{Baseline: "base", Metrics: []string{"throughput_rps"}}, []string{`metrics[0]: "throughput_rps"`, "better direction"}},
 		{PairedOptions{Baseline: "base", Metrics: []string{}}, []string{`metrics: "none"`}},
 		{PairedOptions{Baseline: "base", Method: "z"}, []string{`method: "z"`, `"t" or "bootstrap"`}},

@@ -21,34 +21,66 @@ import (
 // Chart draws the per-seed differences.
 type Paired struct {
 	*experiment.Paired
-	c    *Comparison
-	a, b string
+	c       *Comparison
+	a, b    string
+	metrics []string
+}
+
+// PairedOption chooses what a paired comparison reports (Metrics).
+type PairedOption struct{ metrics []string }
+
+// Metrics makes a paired comparison report these metrics, by their record
+// names (engine.Metrics lists them: "p95_ms", "ttft_p90_ms", "shed_rate",
+// …), in this order, instead of its defaults (p99, p90, attainment, goodput
+// and shed; TTFT and ITL p99, serving attainment, prefix hit rate and
+// preemptions for the serving model). Each must be known, have a better
+// direction, and be named once.
+func Metrics(keys ...string) PairedOption {
+	o := experiment.PairedOptions{Metrics: slices.Clone(keys)}
+	if o.Metrics == nil {
+		o.Metrics = []string{}
+	}
+	if err := o.CheckMetrics(); err != nil {
+		fail("Metrics", err)
+	}
+	return PairedOption{metrics: o.Metrics}
+}
+
+// pairedMetrics is the metrics the options choose, nil for the defaults.
+func pairedMetrics(opts []PairedOption) []string {
+	var keys []string
+	for _, o := range opts {
+		keys = append(keys, o.metrics...)
+	}
+	return keys
 }
 
 // Paired compares policy b with the baseline a, seed by seed, with paired
-// t-intervals. a and b must be two different policies of the comparison,
-// which must have at least 2 seeds.
-func (c *Comparison) Paired(a, b string) *Paired {
-	return c.paired("Comparison.Paired", a, b, experiment.PairedT)
+// t-intervals, on its default metrics or those Metrics chooses. a and b
+// must be two different policies of the comparison, which must have at
+// least 2 seeds.
+func (c *Comparison) Paired(a, b string, opts ...PairedOption) *Paired {
+	return c.paired("Comparison.Paired", a, b, experiment.PairedT, pairedMetrics(opts))
 }
 
-func (c *Comparison) paired(op, a, b string, method experiment.PairedMethod) *Paired {
+func (c *Comparison) paired(op, a, b string, method experiment.PairedMethod, metrics []string) *Paired {
 	checkPair(op, a, b, policyNames(c.Comparison))
-	p, err := c.Comparison.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}, Method: method})
+	p, err := c.Comparison.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}, Method: method, Metrics: metrics})
 	if err != nil {
 		fail(op, err)
 	}
-	return &Paired{Paired: p, c: c, a: a, b: b}
+	return &Paired{Paired: p, c: c, a: a, b: b, metrics: metrics}
 }
 
-// Bootstrap compares the same two policies with bootstrap percentile
-// intervals (10,000 resamples of the seeds, from a seeded stream of their
-// own: the same intervals every time) instead of t-intervals.
+// Bootstrap compares the same two policies on the same metrics with
+// bootstrap percentile intervals (10,000 resamples of the seeds, from a
+// seeded stream of their own: the same intervals every time) instead of
+// t-intervals.
 func (p *Paired) Bootstrap() *Paired {
 	if p.c == nil {
 		failf("Paired.Bootstrap", "empty paired comparison (Comparison.Paired makes one)")
 	}
-	return p.c.paired("Paired.Bootstrap", p.a, p.b, experiment.PairedBootstrap)
+	return p.c.paired("Paired.Bootstrap", p.a, p.b, experiment.PairedBootstrap, p.metrics)
 }
 
 // Chart draws the per-seed differences b − a in p99 and attainment, each
@@ -111,11 +143,12 @@ func (p Paired) Bundle() display.Bundle {
 
 // Paired compares policy b with the baseline a at every rate of the sweep,
 // seed by seed, with paired t-intervals: the uncertainty of each point.
-func (s *SweepResult) Paired(a, b string) *experiment.SweepPaired {
+// Metrics chooses what it reports.
+func (s *SweepResult) Paired(a, b string, opts ...PairedOption) *experiment.SweepPaired {
 	if len(s.Comparisons) > 0 {
 		checkPair("SweepResult.Paired", a, b, policyNames(s.Comparisons[0]))
 	}
-	p, err := s.SweepResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}})
+	p, err := s.SweepResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}, Metrics: pairedMetrics(opts)})
 	if err != nil {
 		fail("SweepResult.Paired", err)
 	}
@@ -124,10 +157,10 @@ func (s *SweepResult) Paired(a, b string) *experiment.SweepPaired {
 
 // Paired compares validated policy b with the baseline a, seed by seed over
 // the validation seeds (each seed's figure its mean over the conditions),
-// with paired t-intervals.
-func (s *StudyResult) Paired(a, b string) *experiment.Paired {
+// with paired t-intervals. Metrics chooses what it reports.
+func (s *StudyResult) Paired(a, b string, opts ...PairedOption) *experiment.Paired {
 	checkPair("StudyResult.Paired", a, b, s.Config.Policies)
-	p, err := s.StudyResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}})
+	p, err := s.StudyResult.Paired(experiment.PairedOptions{Baseline: a, Policies: []string{b}, Metrics: pairedMetrics(opts)})
 	if err != nil {
 		fail("StudyResult.Paired", err)
 	}

@@ -119,3 +119,45 @@ func TestPairedTables(t *testing.T) {
 		t.Errorf("Save(p.txt): %v", e)
 	}
 }
+
+// Metrics chooses what Paired reports, kept by Bootstrap and taken by the
+// sweep's Paired too; an unknown or undirected metric is a ValueError of
+// Metrics itself, listing the allowed names and offering the nearest.
+func TestPairedMetrics(t *testing.T) {
+	res := Compare(Straggler().Seeds(3), LeastQueue(), Adaptive())
+	p := res.Paired("least-queue", "adaptive", Metrics("p95_ms", "shed_rate"))
+	var keys []string
+	for _, s := range p.Stats {
+		keys = append(keys, s.Metric.Key)
+	}
+	if strings.Join(keys, ",") != "p95_ms,shed_rate" {
+		t.Errorf("Paired with Metrics reports %v", keys)
+	}
+	if b := p.Bootstrap(); len(b.Stats) != 2 || b.Stats[0].Metric.Key != "p95_ms" {
+		t.Errorf("Bootstrap dropped the chosen metrics: %v", b.Stats)
+	}
+	if got := p.Stats[0].DiffMean; got != res.Paired("least-queue", "adaptive", Metrics("p95_ms")).Stats[0].DiffMean {
+		t.Errorf("the p95 difference depends on what else is paired: %g", got)
+	}
+	sp := Sweep(Steady().Seeds(2), []float64{100}, LeastQueue(), Adaptive()).Paired("least-queue", "adaptive", Metrics("max_ms"))
+	if len(sp.Points[0].Stats) != 1 || sp.Points[0].Stats[0].Metric.Key != "max_ms" {
+		t.Errorf("sweep Paired with Metrics: %v", sp.Points[0].Stats)
+	}
+	for _, c := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { Metrics("ttft_p99") }, `Metrics: metrics[0]: "ttft_p99" is not allowed (want a metric with a better direction: shed, `},
+		{func() { Metrics("p99_ms", "mean_batch") }, `Metrics: metrics[1]: "mean_batch" is not allowed (want a metric with a better direction: `},
+		{func() { Metrics("p99_ms", "p99_ms") }, `Metrics: metrics[1]: "p99_ms" is not allowed (want each metric once)`},
+		{func() { Metrics() }, `Metrics: metrics: "none" is not allowed (want at least one metric)`},
+	} {
+		e := panics(t, c.f)
+		if !strings.HasPrefix(e.Error(), c.want) || e.ErrorName() != "ValueError" {
+			t.Errorf("got  %s %v\nwant a ValueError %s", e.ErrorName(), e, c.want)
+		}
+	}
+	if e := panics(t, func() { Metrics("ttft_p99") }); !strings.HasSuffix(e.Error(), `; did you mean "ttft_p99_ms"?`) {
+		t.Errorf("no suggestion: %v", e)
+	}
+}

@@ -30,7 +30,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.As(err, &code) {
 			return int(code)
 		}
-		fmt.Fprintf(stderr, "routelab: %v%s\n", err, didYouMean(err))
+		fmt.Fprintf(stderr, "routelab: %v\n", err)
 		return 1
 	}
 	return 0

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
@@ -14,6 +15,7 @@ import (
 type pairedFlags struct {
 	baseline  string
 	bootstrap bool
+	metrics   []string
 	csv       bool // --csv-paired; compare and sweep only
 }
 
@@ -22,6 +24,7 @@ func (f *pairedFlags) bind(cmd *cobra.Command, withCSV bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.baseline, "baseline", "", "also report each policy's paired differences from this one, seed by seed: mean, 95% interval, wins (2+ seeds)")
 	fl.BoolVar(&f.bootstrap, "bootstrap", false, "with --baseline: bootstrap percentile intervals (10,000 seeded resamples) instead of t-intervals")
+	fl.StringSliceVar(&f.metrics, "metrics", nil, "with --baseline: the metrics paired, by record name (p95_ms, ttft_p90_ms, shed_rate, …; routelab list gives them all); default p99_ms, p90_ms, attainment, goodput_rps, shed, and for a serving scenario ttft_p99_ms, itl_p99_ms, serving_attainment, prefix_hit_rate, preemptions")
 	if withCSV {
 		fl.BoolVar(&f.csv, "csv-paired", false, "with --baseline: write the paired statistics as CSV")
 	}
@@ -36,6 +39,8 @@ func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) 
 		switch {
 		case f.bootstrap:
 			return nil, errors.New("--bootstrap needs --baseline NAME")
+		case f.metrics != nil:
+			return nil, errors.New("--metrics needs --baseline NAME")
 		case f.csv:
 			return nil, errors.New("--csv-paired needs --baseline NAME")
 		}
@@ -50,7 +55,7 @@ func (f *pairedFlags) options(cmd *cobra.Command, policies []string, seeds int) 
 			return nil, fmt.Errorf("--baseline with --%s: the paired statistics go to %s, not --%s", name, formats, name)
 		}
 	}
-	o := experiment.PairedOptions{Baseline: f.baseline, Method: experiment.PairedT}
+	o := experiment.PairedOptions{Baseline: f.baseline, Method: experiment.PairedT, Metrics: f.metrics}
 	if f.bootstrap {
 		o.Method = experiment.PairedBootstrap
 	}
@@ -67,10 +72,13 @@ func flagError(err error) error {
 		return err
 	}
 	flag := map[string]string{"baseline": "--baseline", "seeds": "--seeds", "policies": "--policies"}[fe.Field]
+	if strings.HasPrefix(fe.Field, "metrics") {
+		flag = "--metrics"
+	}
 	if flag == "" {
 		return err
 	}
-	return &engine.FieldError{Field: flag, Value: fe.Value, Allowed: fe.Allowed}
+	return &engine.FieldError{Field: flag, Value: fe.Value, Allowed: fe.Allowed, Suggest: fe.Suggest}
 }
 
 // specNames lists the policies' names.

@@ -119,6 +119,8 @@ func TestPairedFlagErrors(t *testing.T) {
 		{[]string{"compare", "--baseline", "adaptive", "--seeds", "1"}, "routelab: --seeds: 1 is not allowed (want at least 2 seeds for an interval)"},
 		{[]string{"compare", "--baseline", "adaptive", "--policies", "adaptive"}, `routelab: --policies: "only the baseline" is not allowed (want at least one policy besides the baseline "adaptive")`},
 		{[]string{"compare", "--bootstrap"}, "routelab: --bootstrap needs --baseline NAME"},
+		{[]string{"compare", "--metrics", "p95_ms"}, "routelab: --metrics needs --baseline NAME"},
+		{[]string{"compare", "--baseline", "adaptive", "--metrics", "p95_ms,p95_ms"}, `routelab: --metrics: "p95_ms" is not allowed (want each metric once)`},
 		{[]string{"sweep", "--csv-paired", "--rates", "100"}, "routelab: --csv-paired needs --baseline NAME"},
 		{[]string{"compare", "--baseline", "adaptive", "--csv"}, "routelab: --baseline with --csv: the paired statistics go to the text table, --json or --csv-paired, not --csv"},
 		{[]string{"study", study, "--baseline", "p2c"}, `routelab: --baseline: "p2c" is not allowed (want one of the compared policies: round-robin, least-queue, latency-aware, adaptive)`},
@@ -128,5 +130,22 @@ func TestPairedFlagErrors(t *testing.T) {
 		if code == 0 || out != "" || stderr != c.want+"\n" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, stderr, c.want)
 		}
+	}
+}
+
+// --metrics chooses what the paired table reports, in its order; a name
+// that is not a directed metric is refused with them all and the nearest.
+func TestCompareBaselineMetrics(t *testing.T) {
+	out, stderr, code := runCLI(t, "compare", "--seeds", "3", "--baseline", "round-robin", "--policies", "round-robin,least-queue", "--metrics", "max_ms,p50_ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	i, j := strings.Index(out, "least-queue  max (ms)"), strings.Index(out, "least-queue  p50 (ms)")
+	if i < 0 || j < i || strings.Contains(out[i:], "p99 (ms)") {
+		t.Errorf("paired table is not max then p50 alone:\n%s", out)
+	}
+	_, stderr, code = runCLI(t, "compare", "--baseline", "round-robin", "--metrics", "p95")
+	if code == 0 || !strings.HasPrefix(stderr, `routelab: --metrics: "p95" is not allowed (want a metric with a better direction: shed, unfinished,`) || !strings.HasSuffix(stderr, `; did you mean "p95_ms"?`+"\n") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

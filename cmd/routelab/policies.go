@@ -11,7 +11,7 @@ import (
 func newPoliciesCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
-		Short: "List the built-in policies and scenarios",
+		Short: "List the built-in policies and scenarios, and the metrics records carry",
 		Args:  wantArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
@@ -22,6 +22,10 @@ func newPoliciesCmd() *cobra.Command {
 			fmt.Fprintln(tw, "\nSCENARIO\tWHAT HAPPENS")
 			for _, n := range engine.ScenarioNames() {
 				fmt.Fprintf(tw, "%s\t%s\n", n, engine.ScenarioAbout(n))
+			}
+			fmt.Fprintln(tw, "\nMETRIC\tUNIT\tBETTER\tWHAT IT IS")
+			for _, m := range engine.Metrics() {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", m.Key, m.Unit, m.Better, m.About)
 			}
 			return tw.Flush()
 		},

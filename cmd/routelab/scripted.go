@@ -32,7 +32,7 @@ func (s *policySet) resolve(ctx context.Context, entries []string, stderr io.Wri
 		if !isPolicyFile(entry) {
 			p, err := engine.PolicyByName(entry)
 			if err != nil {
-				return nil, &engine.FieldError{Field: "policy", Value: entry, Allowed: "one of " + strings.Join(engine.PolicyNames(), ", ") + ", or a policy file FILE.go"}
+				return nil, engine.UnknownName("policy", entry, engine.PolicyNames(), "or a policy file FILE.go")
 			}
 			out = append(out, p)
 			continue

@@ -143,6 +143,7 @@ var _ = lazily(func() {
 		"Switching":                 reflect.ValueOf(engine.Switching),
 		"ThroughputWindow":          reflect.ValueOf(constant.MakeFromLiteral("1000", token.FLOAT, 0)),
 		"TokenDemand":               reflect.ValueOf(engine.TokenDemand),
+		"UnknownName":               reflect.ValueOf(engine.UnknownName),
 		"VLLMDataParallel":          reflect.ValueOf(engine.VLLMDataParallel),
 		"VLLMPrefixAware":           reflect.ValueOf(engine.VLLMPrefixAware),
 		"WeightedRoundRobin":        reflect.ValueOf(engine.WeightedRoundRobin),
