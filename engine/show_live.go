@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/routelab/routelab/internal/sheet"
 )
@@ -12,27 +13,50 @@ import (
 // lists are cut, so a cluster of thousands of replicas shows a few rows and
 // a count.
 
-// replicaHead heads the columns of replicaCells.
-func replicaHead() []string {
-	return []string{"replica", "healthy", "waiting", "in flight", "service EWMA ms", "reward EWMA", "completed"}
+// replicaHead heads the columns of replicaCells; with serving, also the
+// serving model's signals.
+func replicaHead(serving bool) []string {
+	head := []string{"replica", "healthy", "waiting", "in flight", "service EWMA ms", "reward EWMA", "completed"}
+	if serving {
+		head = append(head, "KV util", "tokens in flight", "prefix hit tokens", "signal age ms", "probed")
+	}
+	return head
 }
 
-func replicaCells(r Replica) []string {
-	return []string{fmt.Sprint(r.ID), sheet.YesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
+func replicaCells(r Replica, serving bool) []string {
+	cells := []string{fmt.Sprint(r.ID), sheet.YesNo(r.Healthy, "yes", "no"), fmt.Sprint(r.Waiting), fmt.Sprint(r.InFlight),
 		fmt.Sprintf("%.2f", r.ServiceEWMA), fmt.Sprintf("%.3f", r.RewardEWMA), fmt.Sprint(r.Completed)}
+	if serving {
+		cells = append(cells, fmt.Sprintf("%.1f%%", 100*r.KVUtil), fmt.Sprint(r.TokensInFlight), fmt.Sprint(r.PrefixHitTokens),
+			fmt.Sprintf("%.1f", r.SignalAgeMs), sheet.YesNo(r.Probed, "yes", "no"))
+	}
+	return cells
+}
+
+// servingSignals tells whether the router saw any of the serving model's
+// signals, which the specification's model leaves at zero: a view shows
+// their columns only then.
+func (r Replica) servingSignals() bool {
+	return r.KVUtil != 0 || r.TokensInFlight != 0 || r.PrefixHitTokens != 0 || r.SignalAgeMs != 0 || r.Probed
 }
 
 // String describes the replica as the router sees it.
 func (r Replica) String() string {
-	return fmt.Sprintf("replica %d: %s, %d waiting + %d in flight, service EWMA %.2f ms, reward EWMA %.3f, %d completed",
+	s := fmt.Sprintf("replica %d: %s, %d waiting + %d in flight, service EWMA %.2f ms, reward EWMA %.3f, %d completed",
 		r.ID, sheet.YesNo(r.Healthy, "healthy", "down"), r.Waiting, r.InFlight, r.ServiceEWMA, r.RewardEWMA, r.Completed)
+	if r.servingSignals() {
+		s += fmt.Sprintf("; KV %.1f%% held, %d tokens in flight, %d prefix hit tokens, signals %.1f ms old%s",
+			100*r.KVUtil, r.TokensInFlight, r.PrefixHitTokens, r.SignalAgeMs, sheet.YesNo(r.Probed, ", probed", ""))
+	}
+	return s
 }
 
 // HTML shows the replica as a table.
 func (r Replica) HTML() string {
 	sh := sheet.Sheet{Title: fmt.Sprintf("replica %d", r.ID)}
-	cells := replicaCells(r)
-	for i, h := range replicaHead()[1:] {
+	serving := r.servingSignals()
+	cells := replicaCells(r, serving)
+	for i, h := range replicaHead(serving)[1:] {
 		sh.Add(h, cells[i+1])
 	}
 	sh.Add("outstanding", fmt.Sprint(r.Outstanding))
@@ -42,12 +66,16 @@ func (r Replica) HTML() string {
 func (v View) sheet() sheet.Sheet {
 	sh := sheet.Sheet{Title: fmt.Sprintf("view at %.1f ms: %d replicas, %d eligible, %d completions observed",
 		v.Now, len(v.Replicas), len(v.Eligible), v.TotalCompleted)}
+	if v.Request.Seq != 0 {
+		sh.Add("request", v.Request.String())
+	}
 	ids := make([]string, len(v.Eligible))
 	for i, r := range v.Eligible {
 		ids[i] = fmt.Sprint(r.ID)
 	}
 	sh.Add("eligible", sheet.YesNo(len(ids) > 0, sheet.CutList(ids, ", "), "none"))
-	sh.AddGrid("replicas", replicaHead(), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i]) })
+	serving := slices.ContainsFunc(v.Replicas, Replica.servingSignals)
+	sh.AddGrid("replicas", replicaHead(serving), len(v.Replicas), func(i int) []string { return replicaCells(v.Replicas[i], serving) })
 	return sh
 }
 
@@ -77,10 +105,11 @@ func (s Snapshot) sheet() sheet.Sheet {
 	sh := sheet.Sheet{Title: fmt.Sprintf("snapshot at %.1f ms: rate %g req/s, throughput %g/s", s.Now, s.Rate, s.Throughput)}
 	sh.Add("totals", s.Totals.String())
 	sh.Add("last 250 completions", s.Recent.String())
-	head := append(replicaHead(), "speed ms", "assigned", "finished")
+	serving := slices.ContainsFunc(s.Replicas, func(r ReplicaSnapshot) bool { return r.servingSignals() })
+	head := append(replicaHead(serving), "speed ms", "assigned", "finished")
 	sh.AddGrid("replicas", head, len(s.Replicas), func(i int) []string {
 		r := s.Replicas[i]
-		return append(replicaCells(r.Replica), fmt.Sprintf("%g", r.SpeedMs), fmt.Sprint(r.Assigned), fmt.Sprint(r.Finished))
+		return append(replicaCells(r.Replica, serving), fmt.Sprintf("%g", r.SpeedMs), fmt.Sprint(r.Assigned), fmt.Sprint(r.Finished))
 	})
 	return sh
 }
@@ -164,10 +193,14 @@ func (s Simulator) sheet() sheet.Sheet {
 	if s.err != nil {
 		sh.Add("stopped", s.err.Error())
 	}
-	head := append(replicaHead(), "speed ms")
+	serving := false
+	for i := range s.replicas {
+		serving = serving || s.replicas[i].pub.servingSignals()
+	}
+	head := append(replicaHead(serving), "speed ms")
 	sh.AddGrid("replicas", head, len(s.replicas), func(i int) []string {
 		r := &s.replicas[i]
-		return append(replicaCells(r.pub), fmt.Sprintf("%g", r.base*r.factor))
+		return append(replicaCells(r.pub, serving), fmt.Sprintf("%g", r.base*r.factor))
 	})
 	return sh
 }

@@ -187,7 +187,7 @@ func (r ReplicaServing) HTML() string {
 
 // String describes the request as the router sees it.
 func (r RequestInfo) String() string {
-	s := fmt.Sprintf("request %d at %g ms: %d prompt tokens", r.Seq, r.ArrivalMs, r.PromptTokens)
+	s := fmt.Sprintf("request %d at %.1f ms: %d prompt tokens", r.Seq, r.ArrivalMs, r.PromptTokens)
 	if r.PrefixGroup != 0 {
 		s += fmt.Sprintf(", system prompt %d (%d tokens)", r.PrefixGroup, r.PrefixTokens)
 	}

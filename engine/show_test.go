@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,54 @@ func TestPolicySpecDisplay(t *testing.T) {
 	}
 	if h := Adaptive(AdaptiveParams{C: 0.1, Alpha: 0.15, Ceiling: 100}).HTML(); strings.Contains(h, PolicyAbout("adaptive")) {
 		t.Errorf("a tuned adaptive shows the default's description: %s", h)
+	}
+}
+
+// peek routes to the first eligible replica and keeps what its 50th view
+// showed.
+type peek struct {
+	n    int
+	text string
+}
+
+func (p *peek) Pick(v *View) (int, error) {
+	if p.n++; p.n == 50 {
+		p.text = v.String()
+	}
+	return v.Eligible[0].ID, nil
+}
+
+func (*peek) Observe(int, float64) {}
+
+// A view of the serving model shows the request (its arrival rounded) and
+// the serving signals the router sees; the specification's model, which has
+// none, keeps its columns.
+func TestViewShowsServingSignals(t *testing.T) {
+	see := func(scenario string) string {
+		p := &peek{}
+		spec := PolicySpec{Name: "peek", New: func(PolicyEnv) (Policy, error) { return p, nil }}
+		sim, err := NewSimulator(mustScenario(t, scenario, 150, DefaultHeterogeneity), spec, SimOptions{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p.text == "" {
+			if err := sim.Advance(50); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p.text
+	}
+	chat := see("chat")
+	for _, want := range []string{"request 50 at ", " prompt tokens, system prompt ", "KV util  tokens in flight  prefix hit tokens  signal age ms  probed"} {
+		if !strings.Contains(chat, want) {
+			t.Errorf("the serving view lacks %q:\n%s", want, chat)
+		}
+	}
+	if at := regexp.MustCompile(`request 50 at ([0-9.]+) ms`).FindStringSubmatch(chat); at == nil || !regexp.MustCompile(`^\d+\.\d$`).MatchString(at[1]) {
+		t.Errorf("the arrival time is not rounded to 0.1 ms: %v", at)
+	}
+	steady := see("steady")
+	if strings.Contains(steady, "KV util") || !strings.Contains(steady, "replica  healthy  waiting  in flight  service EWMA ms  reward EWMA  completed\n") {
+		t.Errorf("the specification's view changed its columns:\n%s", steady)
 	}
 }

@@ -458,3 +458,62 @@ func tryPanics(f func()) (e *Error) {
 	f()
 	return nil
 }
+
+// A single run, its timeline and a sweep save as JSON and CSV, each file
+// carrying what its result holds (the serving model's figures included);
+// any other extension is a ValueError naming the ones there are.
+func TestSaveRunTimelineAndSweep(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	r := Run(Named("chat"), LeastQueue(), 2)
+	r.Save(filepath.Join(dir, "run.json"))
+	r.Save(filepath.Join(dir, "run.csv"))
+	r.SaveTimeline(filepath.Join(dir, "tl.csv"))
+	r.SaveTimeline(filepath.Join(dir, "tl.json"))
+	var run map[string]any
+	if err := json.Unmarshal([]byte(read("run.json")), &run); err != nil {
+		t.Fatal(err)
+	}
+	if run["policy"] != "least-queue" || run["seed"] != 2.0 || run["ttft_p99_ms"] == nil || len(run["per_replica"].([]any)) != 3 || len(run["timeline"].([]any)) == 0 {
+		t.Errorf("run.json: %.400s", read("run.json"))
+	}
+	if rows := strings.Split(strings.TrimSpace(read("run.csv")), "\n"); len(rows) != 2 || !strings.HasPrefix(rows[0], "policy,scenario,seed,workload_fingerprint,") || !strings.Contains(rows[0], ",ttft_p99_ms,") {
+		t.Errorf("run.csv: %q", rows)
+	}
+	tl := strings.Split(strings.TrimSpace(read("tl.csv")), "\n")
+	if tl[0] != "at_ms,replica,healthy,waiting,in_flight,assigned,kv_util,preemptions,cached_tokens,prefix_tokens,p99_ms,throughput_rps" ||
+		len(tl) != 1+3*len(r.RunResult.Timeline.Points) {
+		t.Errorf("tl.csv: %d lines, header %q", len(tl), tl[0])
+	}
+	if !json.Valid([]byte(read("tl.json"))) || !strings.Contains(read("tl.json"), `"every_ms"`) {
+		t.Errorf("tl.json: %.200s", read("tl.json"))
+	}
+	sw := Sweep(Steady().Seeds(2), []float64{100, 200}, LeastQueue(), Adaptive())
+	sw.Save(filepath.Join(dir, "sweep.csv"))
+	sw.Save(filepath.Join(dir, "sweep.json"))
+	if rows := strings.Split(strings.TrimSpace(read("sweep.csv")), "\n"); len(rows) != 1+2*2*2 || !strings.HasPrefix(rows[0], "rate_rps,policy,") {
+		t.Errorf("sweep.csv: %d rows, %q", len(rows), rows[0])
+	}
+	if !json.Valid([]byte(read("sweep.json"))) {
+		t.Error("sweep.json is not JSON")
+	}
+	for _, c := range []struct {
+		f    func()
+		want string
+	}{
+		{func() { r.Save(filepath.Join(dir, "run.svg")) }, "RunResult.Save: " + filepath.Join(dir, "run.svg") + ": unknown extension (want .csv or .json)"},
+		{func() { r.SaveTimeline(filepath.Join(dir, "t.txt")) }, "RunResult.SaveTimeline: " + filepath.Join(dir, "t.txt") + ": unknown extension (want .csv or .json)"},
+		{func() { sw.Save(filepath.Join(dir, "s.tex")) }, "SweepResult.Save: " + filepath.Join(dir, "s.tex") + ": unknown extension (want .csv or .json)"},
+		{func() { (&RunResult{}).Save("x.json") }, "RunResult.Save: empty run (lab.Run makes one)"},
+	} {
+		if e := panics(t, c.f); e.Error() != c.want {
+			t.Errorf("got %v, want %s", e, c.want)
+		}
+	}
+}

@@ -2,7 +2,10 @@ package lab
 
 import (
 	"bytes"
+	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/routelab/routelab/display"
@@ -118,10 +121,61 @@ func (r *RunResult) Timeline() *Figure {
 	})
 }
 
+// Save writes the run: .json (its record, every replica's share, the
+// events and the timeline's samples) or .csv (its record as one row, as a
+// comparison's .csv has a row per run). SaveTimeline writes the samples
+// alone. A file is written whole or not at all.
+func (r *RunResult) Save(path string) {
+	if r.RunResult == nil {
+		failf("RunResult.Save", "empty run (lab.Run makes one)")
+	}
+	saveAs("RunResult.Save", path, map[string]func(io.Writer) error{".json": r.WriteJSON, ".csv": r.WriteCSV})
+}
+
+// SaveTimeline writes the run's timeline: .csv (a row per sample and
+// replica: time, queue, running requests, assignments, health, the rolling
+// p99 and throughput, and the serving model's KV use, preemptions and
+// cache tokens) or .json (the same records with the sampling interval and
+// the events).
+func (r *RunResult) SaveTimeline(path string) {
+	if r.RunResult == nil || r.RunResult.Timeline == nil {
+		failf("RunResult.SaveTimeline", "no timeline (lab.Run keeps one)")
+	}
+	tl := r.RunResult.Timeline
+	saveAs("RunResult.SaveTimeline", path, map[string]func(io.Writer) error{".json": tl.WriteJSON, ".csv": tl.WriteCSV})
+}
+
+// saveAs writes path in the format its extension names, refusing any other
+// extension with those it has.
+func saveAs(op, path string, formats map[string]func(io.Writer) error) {
+	write, ok := formats[strings.ToLower(filepath.Ext(path))]
+	if !ok {
+		exts := slices.Sorted(maps.Keys(formats))
+		failf(op, "%s: unknown extension (want %s)", path, strings.Join(exts, " or "))
+	}
+	var b bytes.Buffer
+	err := write(&b)
+	if err == nil {
+		err = plot.WriteFile(path, b.Bytes())
+	}
+	if err != nil {
+		fail(op, err)
+	}
+}
+
 // SweepResult is a comparison at each point of a rate sweep.
 type SweepResult struct {
 	*experiment.SweepResult
 	env *Env
+}
+
+// Save writes the sweep: .json (every point's comparison, summaries and
+// runs) or .csv (a row per run, with the rate of its point).
+func (s *SweepResult) Save(path string) {
+	if s.SweepResult == nil {
+		failf("SweepResult.Save", "empty sweep (lab.Sweep makes one)")
+	}
+	saveAs("SweepResult.Save", path, map[string]func(io.Writer) error{".json": s.WriteJSON, ".csv": s.WriteCSV})
 }
 
 // Chart draws p99 and attainment against the arrival rate per policy,

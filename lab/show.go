@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/routelab/routelab/display"
@@ -133,6 +134,21 @@ func (o LiveOption) String() string {
 
 // HTML shows the option as code.
 func (o LiveOption) HTML() string { return "<code>" + html.EscapeString(o.String()) + "</code>" }
+
+// String is the call that made the option: lab.Metrics("p95_ms", "shed").
+func (o PairedOption) String() string {
+	if o.metrics == nil {
+		return "lab.PairedOption{} (not made by lab.Metrics: the defaults)"
+	}
+	quoted := make([]string, len(o.metrics))
+	for i, k := range o.metrics {
+		quoted[i] = strconv.Quote(k)
+	}
+	return "lab.Metrics(" + strings.Join(quoted, ", ") + ")"
+}
+
+// HTML shows the option as code.
+func (o PairedOption) HTML() string { return "<code>" + html.EscapeString(o.String()) + "</code>" }
 
 // String says what the control did and when: "rate 250 req/s at 4.25 s".
 func (a LiveAction) String() string {

@@ -113,6 +113,7 @@ var _ = lazily(func() {
 		"ReadTrace":                 reflect.ValueOf(engine.ReadTrace),
 		"ReferenceDemand":           reflect.ValueOf(constant.MakeFromLiteral("11", token.FLOAT, 0)),
 		"Replay":                    reflect.ValueOf(engine.Replay),
+		"ReplicaRecord":             reflect.ValueOf(engine.ReplicaRecord),
 		"RoundRobin":                reflect.ValueOf(engine.RoundRobin),
 		"Run":                       reflect.ValueOf(engine.Run),
 		"RunRecord":                 reflect.ValueOf(engine.RunRecord),

@@ -22,7 +22,7 @@ import (
 // undefined: null in JSON, empty in CSV, an em dash in text.
 type Field struct {
 	Name  string
-	Value any // int, uint64, float64 or string
+	Value any // a number, a bool or a string
 }
 
 // formatCSV renders a value for CSV ("" for NaN).
