@@ -1,0 +1,80 @@
+package symbols_test
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/routelab/routelab/dsl/symbols"
+	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/lab"
+)
+
+// Every built-in policy of engine's registry has a description and a lab
+// function that makes it with its defaults (found by calling every lab
+// function that takes no argument but options and returns a PolicySpec),
+// and every such function makes a registered policy: the registry and the
+// cells' vocabulary cannot drift apart. Likewise every built-in scenario
+// has a description and is reachable as lab.Named(name).
+func TestRegistryHasLabFunctions(t *testing.T) {
+	specType := reflect.TypeFor[lab.PolicySpec]()
+	made := map[string]string{} // policy name → lab function
+	for name, v := range symbols.Symbols()[symbols.LabPath+"/lab"] {
+		ft := v.Type()
+		if v.Kind() != reflect.Func || ft.NumOut() != 1 || ft.Out(0) != specType || ft.NumIn() > 1 || (ft.NumIn() == 1 && !ft.IsVariadic()) {
+			continue
+		}
+		spec, ok := callBare(v)
+		if !ok {
+			continue // it needs arguments (lab.Scorers)
+		}
+		if prev, ok := made[spec.Name]; ok {
+			t.Errorf("lab.%s and lab.%s both make %q", prev, name, spec.Name)
+		}
+		made[spec.Name] = name
+		if _, err := engine.PolicyByName(spec.Name); err != nil {
+			t.Errorf("lab.%s makes %q, which the registry does not list: %v", name, spec.Name, err)
+		}
+	}
+	for _, name := range engine.PolicyNames() {
+		if made[name] == "" {
+			t.Errorf("registry policy %q has no lab function", name)
+		}
+		if engine.PolicyAbout(name) == "" {
+			t.Errorf("registry policy %q has no description", name)
+		}
+	}
+	for _, name := range engine.ScenarioNames() {
+		if engine.ScenarioAbout(name) == "" {
+			t.Errorf("scenario %q has no description", name)
+		}
+		if scn, _, err := lab.Named(name).Engine(); err != nil || scn.Name != name {
+			t.Errorf("lab.Named(%q) is %q (%v)", name, scn.Name, err)
+		}
+	}
+	if len(made) < len(engine.PolicyNames()) {
+		names := make([]string, 0, len(made))
+		for n := range made {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		t.Errorf("lab functions make %v", names)
+	}
+}
+
+// callBare calls a lab function with no arguments; false when it refuses to
+// be called so.
+func callBare(v reflect.Value) (spec lab.PolicySpec, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	var out []reflect.Value
+	if v.Type().IsVariadic() {
+		out = v.CallSlice([]reflect.Value{reflect.MakeSlice(v.Type().In(0), 0, 0)})
+	} else {
+		out = v.Call(nil)
+	}
+	return out[0].Interface().(lab.PolicySpec), true
+}
