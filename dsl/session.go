@@ -225,6 +225,7 @@ func (s *Session) init(opts Options) error {
 		// so yaegi would leave the process's in place.
 		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
+		introspectionSymbols(),
 		// time.Sleep in cells: an interrupt ends it at once; time.Now, Since
 		// and Until note a policy reading the wall clock (callback.go).
 		{"time/time": s.timeSymbols()},
