@@ -900,11 +900,23 @@ func _println(n *node) { printArgs(n, true) }
 // runtime prints it (runtimePrint).
 func printArgs(n *node, ln bool) {
 	child := n.child[1:]
-	values := make([]func(*frame) reflect.Value, len(child))
-	iface := make([]bool, len(child))
-	for i, c := range child {
-		values[i] = genValue(c)
-		iface[i] = c.typ != nil && (c.typ.cat == interfaceT || c.typ.TypeOf() != nil && c.typ.TypeOf().Kind() == reflect.Interface)
+	var values []func(*frame) reflect.Value
+	var iface []bool
+	isIface := func(t *itype) bool {
+		return t != nil && (t.cat == interfaceT || t.TypeOf() != nil && t.TypeOf().Kind() == reflect.Interface)
+	}
+	if results := callResults(child); results != nil {
+		// print(f()) prints each of f's results, stored from the call's index.
+		for j, isI := range results {
+			ind := child[0].findex + j
+			values = append(values, func(f *frame) reflect.Value { return f.data[ind] })
+			iface = append(iface, isI)
+		}
+	} else {
+		for _, c := range child {
+			values = append(values, genValue(c))
+			iface = append(iface, isIface(c.typ))
+		}
 	}
 	out := n.interp.stdout
 
