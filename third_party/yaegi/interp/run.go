@@ -876,7 +876,7 @@ func deref(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem()
+			r := derefValue(value(f))
 			if r.Bool() {
 				getFrame(f, l).data[i] = r
 				return tnext
@@ -885,7 +885,7 @@ func deref(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem()
+			getFrame(f, l).data[i] = derefValue(value(f))
 			return tnext
 		}
 	}
