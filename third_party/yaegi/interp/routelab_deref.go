@@ -21,3 +21,27 @@ func derefValue(p reflect.Value) reflect.Value {
 	}
 	return p.Elem()
 }
+
+// panicwrapError is Go's run-time error for a value method called through
+// an interface that holds a nil pointer (runtime.panicwrap).
+type panicwrapError string
+
+func (e panicwrapError) Error() string { return string(e) }
+
+// RuntimeError makes panicwrapError a runtime.Error, as Go's own is.
+func (panicwrapError) RuntimeError() {}
+
+// nilReceiverError is the panic of a call of the value method def with a
+// nil pointer as its receiver: through an interface, Go's pointer wrapper
+// names the method; otherwise the call dereferences the pointer.
+func nilReceiverError(def *node, viaInterface bool) error {
+	t := def.child[0].child[0].lastChild().typ
+	if !viaInterface || t == nil || t.name == "" {
+		return nilDerefError{}
+	}
+	pkg := t.path
+	if pkg == "" {
+		pkg = "main"
+	}
+	return panicwrapError("value method " + pkg + "." + t.name + "." + def.child[1].ident + " called using nil *" + t.name + " pointer")
+}

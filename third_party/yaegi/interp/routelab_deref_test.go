@@ -62,3 +62,47 @@ cond true runtime error: invalid memory address or nil pointer dereference
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A value method called with a nil pointer receiver panics as in Go: through
+// an interface with the message of Go's pointer wrapper, directly with a nil
+// dereference (it failed in reflect.Value.Set).
+func TestRoutelabNilReceiverOfValueMethod(t *testing.T) {
+	got := runStdout(t, `package main
+
+import (
+	"fmt"
+	"runtime"
+)
+
+type T int
+
+func (t T) F() {}
+
+type I interface{ F() }
+
+var (
+	p *T
+	i I = p
+)
+
+func try(name string, f func()) {
+	defer func() {
+		r := recover()
+		_, ok := r.(runtime.Error)
+		fmt.Println(name, ok, r)
+	}()
+	f()
+}
+
+func main() {
+	try("interface", func() { i.F() })
+	try("direct", func() { p.F() })
+}
+`)
+	want := `interface true value method main.T.F called using nil *T pointer
+direct true runtime error: invalid memory address or nil pointer dereference
+`
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

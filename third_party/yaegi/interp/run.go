@@ -1050,6 +1050,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				}
 				switch {
 				case sk == reflect.Ptr && dk != reflect.Ptr:
+					if src.IsNil() {
+						panic(nilReceiverError(def, n.recv.node == nil))
+					}
 					dest.Set(src.Elem())
 				case sk != reflect.Ptr && dk == reflect.Ptr:
 					dest.Set(src.Addr())
