@@ -3448,7 +3448,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					if r.Bool() {
 						return tnext
 					}
@@ -3473,7 +3473,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3481,11 +3481,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				setSlot(getFrame(f, l).data, i, v)
 				return tnext
 			}
 		}
@@ -3495,7 +3495,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					return tnext
 				}
 				return fnext
@@ -3503,7 +3503,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				v, _ := value(f).Recv()
+				setSlot(getFrame(f, l).data, i, v)
 				return tnext
 			}
 		}
