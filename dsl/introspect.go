@@ -2,10 +2,12 @@ package dsl
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"path"
 	"reflect"
+	"strings"
 
 	"github.com/traefik/yaegi/interp"
 	"github.com/traefik/yaegi/stdlib"
@@ -72,4 +74,151 @@ func introspectionSymbols() interp.Exports {
 		}
 	}
 	return ex
+}
+
+// cellTypeErrors refuse what would show the name of a type declared in the
+// session: the interpreter builds its types with reflect, which names none
+// of them (fmt's %T of a main.foo prints its structure, struct { … }, and
+// reflect's Name, PkgPath and the fields' PkgPath are empty). Refused where
+// the type is known before the cell runs: an operand of %T or %#v in a
+// constant fmt format, and reflect.TypeOf or reflect.ValueOf(x).Type() of a
+// value whose type mentions one.
+func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.Error {
+	var errs []types.Error
+	refuse := func(at ast.Node, what string, t types.Type) {
+		errs = append(errs, types.Error{Fset: fset, Pos: at.Pos(), Msg: what + " of a value of type " + t.String() + ": the interpreter's types have no name or package in reflect; routelab refuses it"})
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		switch fn := calledFunc(info, call.Fun); {
+		case fn == nil:
+		case fn.Pkg().Path() == "fmt":
+			format, ok := formatArg[fn.Name()]
+			if !ok || len(call.Args) <= format || call.Ellipsis.IsValid() {
+				break
+			}
+			tv := info.Types[call.Args[format]]
+			if tv.Value == nil || tv.Value.Kind() != constant.String {
+				break
+			}
+			for i, verb := range formatVerbs(constant.StringVal(tv.Value)) {
+				k := format + 1 + i
+				if k >= len(call.Args) {
+					break
+				}
+				if t := info.TypeOf(call.Args[k]); (verb == 'T' || verb == '#') && t != nil && mentionsCellType(t) {
+					refuse(call.Args[k], "fmt's %"+map[rune]string{'T': "T", '#': "#v"}[verb], t)
+				}
+			}
+		case fn.Pkg().Path() == "reflect" && fn.Name() == "TypeOf" && len(call.Args) == 1:
+			if t := info.TypeOf(call.Args[0]); t != nil && mentionsCellType(t) {
+				refuse(call, "reflect.TypeOf", t)
+			}
+		case fn.Pkg().Path() == "reflect" && fn.Name() == "Type" && fn.Signature().Recv() != nil:
+			// reflect.ValueOf(x).Type()
+			sel := call.Fun.(*ast.SelectorExpr)
+			if vc, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok && len(vc.Args) == 1 {
+				if vf := calledFunc(info, vc.Fun); vf != nil && vf.Pkg().Path() == "reflect" && vf.Name() == "ValueOf" {
+					if t := info.TypeOf(vc.Args[0]); t != nil && mentionsCellType(t) {
+						refuse(call, "reflect.ValueOf(x).Type()", t)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return errs
+}
+
+// formatArg is the index of the format argument of fmt's formatting
+// functions.
+var formatArg = map[string]int{"Printf": 0, "Sprintf": 0, "Errorf": 0, "Fprintf": 1, "Appendf": 1}
+
+// calledFunc is the function a call's Fun names, a package's or a method.
+func calledFunc(info *types.Info, fun ast.Expr) *types.Func {
+	var id *ast.Ident
+	switch e := ast.Unparen(fun).(type) {
+	case *ast.SelectorExpr:
+		id = e.Sel
+	case *ast.Ident:
+		id = e
+	default:
+		return nil
+	}
+	fn, _ := info.Uses[id].(*types.Func)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	return fn
+}
+
+// formatVerbs are the verbs of a format, one for each operand it takes in
+// order ('#' for %#v, '*' for a width or precision operand); nil when the
+// format indexes its operands explicitly ([n]), which this does not follow.
+func formatVerbs(format string) []rune {
+	var verbs []rune
+	rs := []rune(format)
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '%' {
+			continue
+		}
+		sharp := false
+	verb:
+		for i++; i < len(rs); i++ {
+			switch c := rs[i]; {
+			case c == '[':
+				return nil
+			case c == '#':
+				sharp = true
+			case c == '*':
+				verbs = append(verbs, '*')
+			case strings.ContainsRune("+- 0.", c) || c >= '0' && c <= '9':
+			default:
+				if c == 'v' && sharp {
+					c = '#'
+				}
+				if c != '%' {
+					verbs = append(verbs, c)
+				}
+				break verb
+			}
+		}
+	}
+	return verbs
+}
+
+// mentionsCellType reports whether t is, or is built from, a type declared
+// in the session (package main).
+func mentionsCellType(t types.Type) bool {
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if t.Obj().Pkg() != nil && t.Obj().Pkg().Path() == "main" {
+			return true
+		}
+		for i := range t.TypeArgs().Len() {
+			if mentionsCellType(t.TypeArgs().At(i)) {
+				return true
+			}
+		}
+	case *types.Pointer:
+		return mentionsCellType(t.Elem())
+	case *types.Slice:
+		return mentionsCellType(t.Elem())
+	case *types.Array:
+		return mentionsCellType(t.Elem())
+	case *types.Chan:
+		return mentionsCellType(t.Elem())
+	case *types.Map:
+		return mentionsCellType(t.Key()) || mentionsCellType(t.Elem())
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if mentionsCellType(t.Field(i).Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }

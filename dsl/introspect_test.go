@@ -48,3 +48,25 @@ func TestIntrospectionFailsUnchecked(t *testing.T) {
 		t.Errorf("got %v, want the refusal", err)
 	}
 }
+
+// What would show the name of a session's type through reflect, which the
+// interpreter's types lack, is refused where the type is known.
+func TestCellTypeNamesAreRefused(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type foo struct{ bar int }\ntype F[T any] struct{}")
+	for _, c := range []struct{ code, want string }{
+		{`fmt.Sprintf("%d %T", 1, F[foo]{})`, "1:25: fmt's %T of a value of type main.F[main.foo]"},
+		{`fmt.Printf("%5.2f %#v\n", 1.0, []foo{})`, "1:32: fmt's %#v of a value of type []main.foo"},
+		{`reflect.TypeOf(&foo{})`, "1:1: reflect.TypeOf of a value of type *main.foo"},
+		{`reflect.ValueOf(foo{}).Type().Field(0).PkgPath`, "1:1: reflect.ValueOf(x).Type() of a value of type main.foo"},
+	} {
+		de := fail(t, s, c.code)
+		if de.Name != dsl.CompileError || !strings.HasPrefix(de.Value, c.want+": the interpreter's types have no name or package in reflect; routelab refuses it") {
+			t.Errorf("cell %q: got %s: %s, want %s: %s", c.code, de.Name, de.Value, dsl.CompileError, c.want)
+		}
+	}
+	// Values print, and compiled types keep their names.
+	if got := run(t, s, `fmt.Sprintf("%v %+v %T %T %%T", foo{1}, 2, 3, time.Second)`); got != `"{1} 2 int time.Duration %T"` {
+		t.Errorf("got %s", got)
+	}
+}
