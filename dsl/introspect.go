@@ -79,10 +79,11 @@ func introspectionSymbols() interp.Exports {
 // cellTypeErrors refuse what would show the name of a type declared in the
 // session: the interpreter builds its types with reflect, which names none
 // of them (fmt's %T of a main.foo prints its structure, struct { … }, and
-// reflect's Name, PkgPath and the fields' PkgPath are empty). Refused where
-// the type is known before the cell runs: an operand of %T or %#v in a
-// constant fmt format, and reflect.TypeOf or reflect.ValueOf(x).Type() of a
-// value whose type mentions one.
+// reflect's Name, PkgPath and the fields' PkgPath are empty), and exports
+// their unexported fields under other names. Refused where the type is
+// known before the cell runs: an operand of %T or %#v in a constant fmt
+// format, of %+v when it holds such a field, and reflect.TypeOf or
+// reflect.ValueOf(x).Type() of a value whose type mentions one.
 func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.Error {
 	var errs []types.Error
 	refuse := func(at ast.Node, what string, t types.Type) {
@@ -109,8 +110,14 @@ func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.
 				if k >= len(call.Args) {
 					break
 				}
-				if t := info.TypeOf(call.Args[k]); (verb == 'T' || verb == '#') && t != nil && mentionsCellType(t) {
+				t := info.TypeOf(call.Args[k])
+				switch {
+				case t == nil:
+				case (verb == 'T' || verb == '#') && mentionsCellType(t):
 					refuse(call.Args[k], "fmt's %"+map[rune]string{'T': "T", '#': "#v"}[verb], t)
+				case verb == '+' && unexportedCellField(t, map[types.Type]bool{}):
+					// The interpreter exports such fields under another name.
+					refuse(call.Args[k], "fmt's %+v", t)
 				}
 			}
 		case fn.Pkg().Path() == "reflect" && fn.Name() == "TypeOf" && len(call.Args) == 1:
@@ -156,7 +163,7 @@ func calledFunc(info *types.Info, fun ast.Expr) *types.Func {
 }
 
 // formatVerbs are the verbs of a format, one for each operand it takes in
-// order ('#' for %#v, '*' for a width or precision operand); nil when the
+// order ('#' for %#v, '+' for %+v, '*' for a width or precision operand); nil when the
 // format indexes its operands explicitly ([n]), which this does not follow.
 func formatVerbs(format string) []rune {
 	var verbs []rune
@@ -165,7 +172,7 @@ func formatVerbs(format string) []rune {
 		if rs[i] != '%' {
 			continue
 		}
-		sharp := false
+		sharp, plus := false, false
 	verb:
 		for i++; i < len(rs); i++ {
 			switch c := rs[i]; {
@@ -173,12 +180,17 @@ func formatVerbs(format string) []rune {
 				return nil
 			case c == '#':
 				sharp = true
+			case c == '+':
+				plus = true
 			case c == '*':
 				verbs = append(verbs, '*')
 			case strings.ContainsRune("+- 0.", c) || c >= '0' && c <= '9':
 			default:
-				if c == 'v' && sharp {
+				switch {
+				case c == 'v' && sharp:
 					c = '#'
+				case c == 'v' && plus:
+					c = '+'
 				}
 				if c != '%' {
 					verbs = append(verbs, c)
@@ -188,6 +200,36 @@ func formatVerbs(format string) []rune {
 		}
 	}
 	return verbs
+}
+
+// unexportedCellField reports whether a value of type t holds a struct of
+// the session's with an unexported field, whose name %+v would print.
+func unexportedCellField(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t := types.Unalias(t).(type) {
+	case *types.Named:
+		if t.Obj().Pkg() != nil && t.Obj().Pkg().Path() == "main" {
+			return unexportedCellField(t.Underlying(), seen)
+		}
+	case *types.Pointer:
+		return unexportedCellField(t.Elem(), seen)
+	case *types.Slice:
+		return unexportedCellField(t.Elem(), seen)
+	case *types.Array:
+		return unexportedCellField(t.Elem(), seen)
+	case *types.Map:
+		return unexportedCellField(t.Key(), seen) || unexportedCellField(t.Elem(), seen)
+	case *types.Struct:
+		for i := range t.NumFields() {
+			if f := t.Field(i); !f.Exported() && f.Pkg() != nil && f.Pkg().Path() == "main" || unexportedCellField(f.Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mentionsCellType reports whether t is, or is built from, a type declared

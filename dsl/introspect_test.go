@@ -57,6 +57,7 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 	for _, c := range []struct{ code, want string }{
 		{`fmt.Sprintf("%d %T", 1, F[foo]{})`, "1:25: fmt's %T of a value of type main.F[main.foo]"},
 		{`fmt.Printf("%5.2f %#v\n", 1.0, []foo{})`, "1:32: fmt's %#v of a value of type []main.foo"},
+		{`fmt.Sprintf("%+v", map[string]*foo{})`, "1:20: fmt's %+v of a value of type map[string]*main.foo"},
 		{`reflect.TypeOf(&foo{})`, "1:1: reflect.TypeOf of a value of type *main.foo"},
 		{`reflect.ValueOf(foo{}).Type().Field(0).PkgPath`, "1:1: reflect.ValueOf(x).Type() of a value of type main.foo"},
 	} {
@@ -66,7 +67,8 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 		}
 	}
 	// Values print, and compiled types keep their names.
-	if got := run(t, s, `fmt.Sprintf("%v %+v %T %T %%T", foo{1}, 2, 3, time.Second)`); got != `"{1} 2 int time.Duration %T"` {
+	run(t, s, "type pub struct{ A int }")
+	if got := run(t, s, `fmt.Sprintf("%v %+v %+v %T %T %%T", foo{1}, 2, pub{3}, 3, time.Second)`); got != `"{1} 2 {A:3} int time.Duration %T"` {
 		t.Errorf("got %s", got)
 	}
 }
