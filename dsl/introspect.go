@@ -82,8 +82,9 @@ func introspectionSymbols() interp.Exports {
 // reflect's Name, PkgPath and the fields' PkgPath are empty), and exports
 // their unexported fields under other names. Refused where the type is
 // known before the cell runs: an operand of %T or %#v in a constant fmt
-// format, of %+v when it holds such a field, and reflect.TypeOf or
-// reflect.ValueOf(x).Type() of a value whose type mentions one.
+// format, of %+v when it holds such a field, and the names reflect.Type
+// gives (Name, PkgPath, String, Field…) of reflect.TypeOf(x) or
+// reflect.ValueOf(x).Type() with x of a type that mentions one.
 func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.Error {
 	var errs []types.Error
 	refuse := func(at ast.Node, what string, t types.Type) {
@@ -120,24 +121,49 @@ func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.
 					refuse(call.Args[k], "fmt's %+v", t)
 				}
 			}
-		case fn.Pkg().Path() == "reflect" && fn.Name() == "TypeOf" && len(call.Args) == 1:
-			if t := info.TypeOf(call.Args[0]); t != nil && mentionsCellType(t) {
-				refuse(call, "reflect.TypeOf", t)
-			}
-		case fn.Pkg().Path() == "reflect" && fn.Name() == "Type" && fn.Signature().Recv() != nil:
-			// reflect.ValueOf(x).Type()
-			sel := call.Fun.(*ast.SelectorExpr)
-			if vc, ok := ast.Unparen(sel.X).(*ast.CallExpr); ok && len(vc.Args) == 1 {
-				if vf := calledFunc(info, vc.Fun); vf != nil && vf.Pkg().Path() == "reflect" && vf.Name() == "ValueOf" {
-					if t := info.TypeOf(vc.Args[0]); t != nil && mentionsCellType(t) {
-						refuse(call, "reflect.ValueOf(x).Type()", t)
-					}
+		case fn.Pkg().Path() == "reflect" && fn.Signature().Recv() != nil && typeNaming[fn.Name()]:
+			// reflect.TypeOf(x).Name(), reflect.ValueOf(x).Type().Field(0), …
+			if x := reflectedValue(info, ast.Unparen(call.Fun).(*ast.SelectorExpr).X); x != nil {
+				if t := info.TypeOf(x); t != nil && mentionsCellType(t) {
+					refuse(call, "reflect's Type."+fn.Name(), t)
 				}
 			}
 		}
 		return true
 	})
 	return errs
+}
+
+// typeNaming are the methods of reflect.Type that show a type's or its
+// fields' names.
+var typeNaming = map[string]bool{"Name": true, "PkgPath": true, "String": true, "Field": true, "FieldByName": true, "FieldByIndex": true}
+
+// reflectedValue is x when e is reflect.TypeOf(x) or
+// reflect.ValueOf(x).Type(), else nil.
+func reflectedValue(info *types.Info, e ast.Expr) ast.Expr {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil
+	}
+	fn := calledFunc(info, call.Fun)
+	switch {
+	case fn == nil || fn.Pkg().Path() != "reflect":
+	case fn.Name() == "TypeOf" && len(call.Args) == 1:
+		return call.Args[0]
+	case fn.Name() == "Type" && fn.Signature().Recv() != nil:
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		inner, ok := ast.Unparen(sel.X).(*ast.CallExpr)
+		if !ok || len(inner.Args) != 1 {
+			return nil
+		}
+		if vf := calledFunc(info, inner.Fun); vf != nil && vf.Pkg().Path() == "reflect" && vf.Name() == "ValueOf" {
+			return inner.Args[0]
+		}
+	}
+	return nil
 }
 
 // formatArg is the index of the format argument of fmt's formatting

@@ -58,8 +58,8 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 		{`fmt.Sprintf("%d %T", 1, F[foo]{})`, "1:25: fmt's %T of a value of type main.F[main.foo]"},
 		{`fmt.Printf("%5.2f %#v\n", 1.0, []foo{})`, "1:32: fmt's %#v of a value of type []main.foo"},
 		{`fmt.Sprintf("%+v", map[string]*foo{})`, "1:20: fmt's %+v of a value of type map[string]*main.foo"},
-		{`reflect.TypeOf(&foo{})`, "1:1: reflect.TypeOf of a value of type *main.foo"},
-		{`reflect.ValueOf(foo{}).Type().Field(0).PkgPath`, "1:1: reflect.ValueOf(x).Type() of a value of type main.foo"},
+		{`reflect.TypeOf(&foo{}).String()`, "1:1: reflect's Type.String of a value of type *main.foo"},
+		{`reflect.ValueOf(foo{}).Type().Field(0).PkgPath`, "1:1: reflect's Type.Field of a value of type main.foo"},
 	} {
 		de := fail(t, s, c.code)
 		if de.Name != dsl.CompileError || !strings.HasPrefix(de.Value, c.want+": the interpreter's types have no name or package in reflect; routelab refuses it") {
@@ -68,6 +68,9 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 	}
 	// Values print, and compiled types keep their names.
 	run(t, s, "type pub struct{ A int }")
+	if got := run(t, s, `reflect.TypeOf(foo{}).Kind() == reflect.Struct && reflect.ValueOf(foo{}).Type().NumField() == 1`); got != "true" {
+		t.Errorf("got %s", got)
+	}
 	if got := run(t, s, `fmt.Sprintf("%v %+v %+v %T %T %%T", foo{1}, 2, pub{3}, 3, time.Second)`); got != `"{1} 2 {A:3} int time.Duration %T"` {
 		t.Errorf("got %s", got)
 	}
