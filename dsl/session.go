@@ -225,6 +225,7 @@ func (s *Session) init(opts Options) error {
 		// so yaegi would leave the process's in place.
 		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
+		introspectionSymbols(),
 		// time.Sleep in cells: an interrupt ends it at once; time.Now, Since
 		// and Until note a policy reading the wall clock (callback.go).
 		{"time/time": s.timeSymbols()},
@@ -505,6 +506,13 @@ func (s *Session) sleep(d time.Duration) {
 // decision) is counted, not repeated: the count follows when another
 // report comes or the cell ends.
 func (s *Session) goroutinePanic(v any) {
+	if _, exit := v.(exitPanic); exit && s.script {
+		// os.Exit in a goroutine ends a script, as it ends a Go program:
+		// the running cell is stopped, and RunScript returns the code
+		// os.Exit stored.
+		s.Interrupt()
+		return
+	}
 	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
 	if tb := s.traceback(s.out.stderr.take()); len(tb) > 0 {
 		msg += strings.Join(tb, "\n") + "\n"

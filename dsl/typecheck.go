@@ -156,6 +156,12 @@ func (s *Session) goCheck(code string, chunks []chunk) (cc *cellCheck, err error
 		if retry {
 			continue
 		}
+		if len(remaining) == 0 {
+			// What Go's compiler refuses after go/types, and what routelab
+			// refuses, for a cell Go would accept.
+			remaining = append(frameErrors(c.fset, cc.file, cc.info), introspectionErrors(c.fset, cc.file, cc.info)...)
+			remaining = append(remaining, cellTypeErrors(c.fset, cc.file, cc.info)...)
+		}
 		if len(remaining) > 0 {
 			s.noteFailedCheck(cc)
 			return nil, s.typeErrors(cc, remaining, code)
@@ -264,9 +270,6 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	}
 	files := []*ast.File{c.sessionFile(imports, declared, cc.redeclared), f}
 	types.NewChecker(&conf, c.fset, cc.pkg, cc.info).Files(files)
-	if len(errs) == 0 {
-		errs = frameErrors(c.fset, f, cc.info)
-	}
 	cc.collect(c.fset)
 	return cc, errs, nil
 }

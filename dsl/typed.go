@@ -68,8 +68,8 @@ func (t *goTyper) initOrder(f *ast.File) {
 				kept = append(kept, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{sp}})
 				continue
 			}
-			if len(typed.Names) > 0 {
-				decls = append(decls, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{typed}})
+			for _, ts := range typed {
+				decls = append(decls, &ast.GenDecl{TokPos: gd.TokPos, Tok: token.VAR, Specs: []ast.Spec{ts}})
 			}
 			if len(vs.Values) == 0 {
 				continue
@@ -111,10 +111,11 @@ func (t *goTyper) initOrder(f *ast.File) {
 }
 
 // typedSpec is a var spec's names declared with their checked types and no
-// values, and each name's place in Go's initialisation order; ok is false
-// when a type cannot be named in the file.
-func (t *goTyper) typedSpec(vs *ast.ValueSpec) (typed *ast.ValueSpec, order []int, ok bool) {
-	typed = &ast.ValueSpec{Doc: vs.Doc, Type: vs.Type, Comment: vs.Comment}
+// values (a spec each when the types differ: var v, ok = x.(T)), and each
+// name's place in Go's initialisation order; ok is false when a type cannot
+// be named in the file.
+func (t *goTyper) typedSpec(vs *ast.ValueSpec) (typed []*ast.ValueSpec, order []int, ok bool) {
+	var spec *ast.ValueSpec
 	for _, id := range vs.Names {
 		sp, found := t.at(id)
 		if !found {
@@ -128,26 +129,28 @@ func (t *goTyper) typedSpec(vs *ast.ValueSpec) (typed *ast.ValueSpec, order []in
 		if id.Name == "_" {
 			continue
 		}
-		if vs.Type == nil {
-			typ := t.cc.varDefs[sp]
-			if typ == nil {
-				return nil, nil, false
+		if vs.Type != nil {
+			if spec == nil {
+				spec = &ast.ValueSpec{Doc: vs.Doc, Type: vs.Type, Comment: vs.Comment}
+				typed = append(typed, spec)
 			}
-			text, spelled := t.spell(typ)
-			if !spelled {
-				return nil, nil, false
-			}
-			x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", text, parser.SkipObjectResolution)
-			if err != nil {
-				return nil, nil, false
-			}
-			setPos(x, id.End())
-			if typed.Type != nil && exprString(typed.Type) != exprString(x) {
-				return nil, nil, false // names of different types in one spec
-			}
-			typed.Type = x
+			spec.Names = append(spec.Names, id)
+			continue
 		}
-		typed.Names = append(typed.Names, id)
+		typ := t.cc.varDefs[sp]
+		if typ == nil {
+			return nil, nil, false
+		}
+		text, spelled := t.spell(typ)
+		if !spelled {
+			return nil, nil, false
+		}
+		x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", text, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, nil, false
+		}
+		setPos(x, id.End())
+		typed = append(typed, &ast.ValueSpec{Doc: vs.Doc, Names: []*ast.Ident{id}, Type: x, Comment: vs.Comment})
 	}
 	return typed, order, true
 }

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/routelab/routelab/lab"
 )
@@ -46,13 +45,13 @@ func tracePath() string {
 
 // exampleDir is the directory of this file, whatever the working directory:
 // routelab exec passes the script's path as os.Args[0]; a compiled program
-// has its binary there instead, and finds its source through runtime.Caller
-// (which, interpreted, names no file of the script). The first of the two
-// that holds the trace wins.
+// has its binary there instead, and finds its source through sourceDir
+// (source.go, which routelab exec does not read: a cell cannot use
+// runtime.Caller). The first of the two that holds the trace wins.
 func exampleDir() string {
 	dirs := []string{filepath.Dir(os.Args[0])}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		dirs = append(dirs, filepath.Dir(file))
+	if sourceDir != "" {
+		dirs = append(dirs, sourceDir)
 	}
 	for _, dir := range dirs {
 		if _, err := os.Stat(filepath.Join(dir, "trace.csv")); err == nil {
@@ -61,6 +60,9 @@ func exampleDir() string {
 	}
 	return dirs[len(dirs)-1]
 }
+
+// sourceDir is the directory of the compiled program's source.
+var sourceDir string
 
 // outDir is where the example writes its files: $ROUTELAB_OUT, else
 // routelab-out in the current directory (never the repository itself),

@@ -853,6 +853,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = nop
 				}
 			}
+			n.gen = mapEntryDests(n, n.gen)
 
 		case defineXStmt:
 			wireChild(n)

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"go/ast"
 	"go/token"
 	"os"
@@ -206,6 +207,12 @@ func (interp *Interpreter) ExecuteWithContext(ctx context.Context, p *Program) (
 	return res, err
 }
 
+// ErrGoexit is the error of an evaluation whose goroutine runtime.Goexit
+// ended. Go would go on running the program's other goroutines until one of
+// them ends the program; the evaluation cannot, and ends with this error
+// rather than as if the program had returned.
+var ErrGoexit = errors.New("runtime.Goexit ended the program's main goroutine: Go would run the other goroutines on until one ends the program, the interpreter cannot")
+
 // ExecuteWithContextEnd is ExecuteWithContext, and also returns a channel
 // closed when the goroutine running p has ended: after a cancellation,
 // ExecuteWithContext returns at once, while that goroutine stops only at
@@ -221,7 +228,14 @@ func (interp *Interpreter) ExecuteWithContextEnd(ctx context.Context, p *Program
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		goexit := true
+		defer func() {
+			if goexit {
+				err = ErrGoexit
+			}
+		}()
 		res, err = interp.Execute(p)
+		goexit = false
 	}()
 
 	select {

@@ -74,3 +74,29 @@ func runtimePrint(b []byte, v reflect.Value, iface bool) []byte {
 func appendHex(b []byte, u uint64) []byte {
 	return strconv.AppendUint(append(b, "0x"...), u, 16)
 }
+
+// callResults tells, for the operands of print or println, whether they are
+// one call of several results (print(f())): then, for each result, whether
+// its type is an interface; else nil.
+func callResults(operands []*node) []bool {
+	if len(operands) != 1 {
+		return nil
+	}
+	c := operands[0]
+	var results []bool
+	switch {
+	case isBinCall(c, c.scope):
+		rt := c.child[0].typ.rtype
+		for j := 0; j < rt.NumOut(); j++ {
+			results = append(results, rt.Out(j).Kind() == reflect.Interface)
+		}
+	case isRegularCall(c):
+		for _, t := range c.child[0].typ.ret {
+			results = append(results, t.cat == interfaceT || t.TypeOf() != nil && t.TypeOf().Kind() == reflect.Interface)
+		}
+	}
+	if len(results) < 2 {
+		return nil
+	}
+	return results
+}

@@ -876,7 +876,7 @@ func deref(n *node) {
 	if n.fnext != nil {
 		fnext := getExec(n.fnext)
 		n.exec = func(f *frame) bltn {
-			r := value(f).Elem()
+			r := derefValue(value(f))
 			if r.Bool() {
 				getFrame(f, l).data[i] = r
 				return tnext
@@ -885,7 +885,7 @@ func deref(n *node) {
 		}
 	} else {
 		n.exec = func(f *frame) bltn {
-			getFrame(f, l).data[i] = value(f).Elem()
+			getFrame(f, l).data[i] = derefValue(value(f))
 			return tnext
 		}
 	}
@@ -900,11 +900,23 @@ func _println(n *node) { printArgs(n, true) }
 // runtime prints it (runtimePrint).
 func printArgs(n *node, ln bool) {
 	child := n.child[1:]
-	values := make([]func(*frame) reflect.Value, len(child))
-	iface := make([]bool, len(child))
-	for i, c := range child {
-		values[i] = genValue(c)
-		iface[i] = c.typ != nil && (c.typ.cat == interfaceT || c.typ.TypeOf() != nil && c.typ.TypeOf().Kind() == reflect.Interface)
+	var values []func(*frame) reflect.Value
+	var iface []bool
+	isIface := func(t *itype) bool {
+		return t != nil && (t.cat == interfaceT || t.TypeOf() != nil && t.TypeOf().Kind() == reflect.Interface)
+	}
+	if results := callResults(child); results != nil {
+		// print(f()) prints each of f's results, stored from the call's index.
+		for j, isI := range results {
+			ind := child[0].findex + j
+			values = append(values, func(f *frame) reflect.Value { return f.data[ind] })
+			iface = append(iface, isI)
+		}
+	} else {
+		for _, c := range child {
+			values = append(values, genValue(c))
+			iface = append(iface, isIface(c.typ))
+		}
 	}
 	out := n.interp.stdout
 
@@ -964,7 +976,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 			val := make([]reflect.Value, len(in)+1)
 			inTypes := make([]reflect.Type, len(in))
 			for i, v := range in {
-				val[i+1] = v(f)
+				val[i+1] = copyValue(v(f))
 				inTypes[i] = val[i+1].Type()
 			}
 			outTypes := make([]reflect.Type, len(out))
@@ -1038,6 +1050,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				}
 				switch {
 				case sk == reflect.Ptr && dk != reflect.Ptr:
+					if src.IsNil() {
+						panic(nilReceiverError(def, n.recv.node == nil))
+					}
 					dest.Set(src.Elem())
 				case sk != reflect.Ptr && dk == reflect.Ptr:
 					dest.Set(src.Addr())
@@ -1306,7 +1321,9 @@ func call(n *node) {
 			val := make([]reflect.Value, len(values)+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = v(f)
+				// The arguments are evaluated now: a copy, not the variable
+				// (defer f(v) in a loop that changes v).
+				val[i+1] = copyValue(v(f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -1583,7 +1600,7 @@ func callBin(n *node) {
 			val := make([]reflect.Value, l+1)
 			val[0] = value(f)
 			for i, v := range values {
-				val[i+1] = getBinValue(getMapType, v, f)
+				val[i+1] = copyValue(getBinValue(getMapType, v, f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
@@ -3431,7 +3448,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					if r.Bool() {
 						return tnext
 					}
@@ -3456,7 +3473,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3464,11 +3481,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				setSlot(getFrame(f, l).data, i, v)
 				return tnext
 			}
 		}
@@ -3478,7 +3495,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					setSlot(getFrame(f, l).data, i, r)
 					return tnext
 				}
 				return fnext
@@ -3486,7 +3503,8 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				v, _ := value(f).Recv()
+				setSlot(getFrame(f, l).data, i, v)
 				return tnext
 			}
 		}
