@@ -3431,7 +3431,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					storeRecv(getFrame(f, l), i, r)
 					if r.Bool() {
 						return tnext
 					}
@@ -3456,7 +3456,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					storeRecv(getFrame(f, l), i, r)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3464,11 +3464,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				storeRecv(getFrame(f, l), i, r)
 				return tnext
 			}
 		}
@@ -3478,7 +3478,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					storeRecv(getFrame(f, l), i, r)
 					return tnext
 				}
 				return fnext
@@ -3486,11 +3486,24 @@ func recv(n *node) {
 		} else {
 			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()
+				storeRecv(getFrame(f, l), i, r)
 				return tnext
 			}
 		}
 	}
+}
+
+// storeRecv stores a received value in its frame slot, into the slot's
+// value when it is settable: the slot may be a variable or a result, whose
+// value must stay addressable (return <-c failed with "Set using
+// unaddressable value").
+func storeRecv(f *frame, i int, r reflect.Value) {
+	if d := f.data[i]; d.CanSet() && r.IsValid() && r.Type().AssignableTo(d.Type()) {
+		d.Set(r)
+		return
+	}
+	f.data[i] = r
 }
 
 func recv2(n *node) {
@@ -3695,6 +3708,22 @@ func _select(n *node) {
 			chanValues[i] = genValue(c0.child[0])
 			cases[i].Dir = reflect.SelectSend
 			assignedValues[i] = genValue(c0.child[1])
+			clause[i] = func(*frame) bltn { return next }
+		default:
+			// An assigning receive with an empty body (case x = <-c:), whose
+			// direction was left invalid (routelab patch: reflect.Select
+			// panicked with "invalid Dir").
+			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
+			if chans[i] == nil {
+				break
+			}
+			chanValues[i] = genValue(chans[i])
+			if assigned[i] != nil {
+				assignedValues[i] = genValue(assigned[i])
+			}
+			if ok[i] != nil {
+				okValues[i] = genValue(ok[i])
+			}
 			clause[i] = func(*frame) bltn { return next }
 		}
 	}
