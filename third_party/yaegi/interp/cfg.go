@@ -298,6 +298,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			// case x := <-c: declares x, case x = <-c: assigns it (routelab
 			// patch: it declared a new x too, and the received value was lost).
+			// The select stores into a variable only; into x.a or a[i] the
+			// value would be lost.
+			if len(n.child) > 0 && n.child[0].kind == assignStmt {
+				for _, d := range n.child[0].child[:n.child[0].nleft] {
+					if d.kind != identExpr {
+						err = d.cfgErrorf("the interpreter cannot receive into %s in a select case: receive into a variable (case v := <-c:) and assign %s = v in the clause", exprText(d), exprText(d))
+						return false
+					}
+				}
+			}
 			if len(n.child) > 0 && n.child[0].action == aAssign && n.child[0].kind == defineStmt {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype

@@ -154,6 +154,20 @@ func main() {
 	if want := "{1 2}\n{5 4}\n{6 7}\n{8 9}\n{1 1} true\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	err := compileError(t, `package main
+
+func main() {
+	var x struct{ a int }
+	c := make(chan int, 1)
+	c <- 1
+	select {
+	case x.a = <-c:
+	}
+}
+`)
+	if !strings.Contains(err, "cannot receive into x.a in a select case") {
+		t.Errorf("error %q, want a refusal of x.a as a select case's destination", err)
+	}
 }
 
 // A type that contains itself other than through a struct or an interface

@@ -14,13 +14,15 @@ import "strings"
 // refer to themselves other than through a struct or an interface type.
 func checkRecursiveTypes(root *node) error {
 	specs := map[string][]*node{} // type name -> its declarations in root
+	var order []*node             // the declarations in source order
 	root.Walk(func(n *node) bool {
 		if (n.kind == typeSpec || n.kind == typeSpecAssign) && len(n.child) == 2 {
 			specs[n.child[0].ident] = append(specs[n.child[0].ident], n)
+			order = append(order, n)
 		}
 		return true
 	}, nil)
-	if len(specs) == 0 {
+	if len(order) == 0 {
 		return nil
 	}
 	// resolve returns the declaration in root that the type name at ref
@@ -36,17 +38,15 @@ func checkRecursiveTypes(root *node) error {
 		}
 		return nil
 	}
-	for _, list := range specs {
-		for _, spec := range list {
-			if path := typeCycle(spec, resolve); path != nil {
-				return spec.cfgErrorf("invalid recursive type %s (%s): the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
-			}
+	for _, spec := range order {
+		if path := typeCycle(spec, resolve); path != nil {
+			return spec.cfgErrorf("invalid recursive type %s (%s): the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
 		}
 	}
 	return nil
 }
 
-// declBlock is the block, file or function literal a type declaration is in.
+// declBlock is the block or file a type declaration is in.
 func declBlock(spec *node) *node {
 	for a := spec.anc; a != nil; a = a.anc {
 		switch a.kind {
