@@ -393,7 +393,9 @@ func declNames(d ast.Decl) []string {
 func (cc *cellCheck) collect(fset *token.FileSet) {
 	for e, tv := range cc.info.Types {
 		if _, lit := e.(*ast.BasicLit); tv.Value != nil && !lit && cc.inCell(e.Pos()) {
-			cc.consts[exprKey{cc.spanOf(fset, e), reflect.TypeOf(e)}] = tv
+			if spelledAt(tv.Type, cc.pkg.Scope().Innermost(e.Pos()), e.Pos()) {
+				cc.consts[exprKey{cc.spanOf(fset, e), reflect.TypeOf(e)}] = tv
+			}
 		}
 	}
 	for sel, x := range cc.info.Selections {
@@ -416,18 +418,90 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 		case *types.Const:
 			cc.constDefs[cc.spanOf(fset, id)] = obj
 		case *types.Var:
-			if obj.Parent() == cc.pkg.Scope() {
+			if obj.Parent() == cc.pkg.Scope() && spelledAt(obj.Type(), obj.Parent(), id.Pos()) {
 				cc.varDefs[cc.spanOf(fset, id)] = obj.Type()
 			}
 		}
 	}
 	for _, st := range cc.body.List {
 		for _, id := range definedNames(st) {
-			if obj := cc.info.Defs[id]; obj != nil {
+			if obj := cc.info.Defs[id]; obj != nil && spelledAt(obj.Type(), obj.Parent(), id.Pos()) {
 				cc.defs[cc.spanOf(fset, id)] = obj.Type()
 			}
 		}
 	}
+}
+
+// spelledAt reports whether the names of the predeclared and package main
+// types typ is written with mean those types at pos in sc: the program may
+// declare const int = 15, and then x := (int)(e) does not say x's type.
+func spelledAt(typ types.Type, sc *types.Scope, pos token.Pos) bool {
+	if sc == nil {
+		return false
+	}
+	ok := true
+	seen := map[types.Type]bool{}
+	var walk func(types.Type)
+	named := func(obj *types.TypeName) {
+		if obj.Pkg() == nil || obj.Pkg().Path() == "main" {
+			if _, found := sc.LookupParent(obj.Name(), pos); found != obj {
+				ok = false
+			}
+		}
+	}
+	tuple := func(t *types.Tuple) {
+		for i := range t.Len() {
+			walk(t.At(i).Type())
+		}
+	}
+	walk = func(t types.Type) {
+		if !ok || seen[t] {
+			return
+		}
+		seen[t] = true
+		switch t := t.(type) {
+		case *types.Basic:
+			if t.Info()&types.IsUntyped != 0 {
+				return // written as a literal
+			}
+			if _, found := sc.LookupParent(t.Name(), pos); found != types.Universe.Lookup(t.Name()) {
+				ok = false
+			}
+		case *types.Named:
+			named(t.Obj())
+			if args := t.TypeArgs(); args != nil {
+				for i := range args.Len() {
+					walk(args.At(i))
+				}
+			}
+		case *types.Alias:
+			named(t.Obj())
+		case *types.Pointer:
+			walk(t.Elem())
+		case *types.Slice:
+			walk(t.Elem())
+		case *types.Array:
+			walk(t.Elem())
+		case *types.Map:
+			walk(t.Key())
+			walk(t.Elem())
+		case *types.Chan:
+			walk(t.Elem())
+		case *types.Signature:
+			tuple(t.Params())
+			tuple(t.Results())
+		case *types.Struct:
+			for i := range t.NumFields() {
+				walk(t.Field(i).Type())
+			}
+		case *types.Interface:
+			for i := range t.NumMethods() {
+				walk(t.Method(i).Type())
+			}
+		}
+	}
+	walk(typ)
+	return ok
 }
 
 func (cc *cellCheck) inCell(pos token.Pos) bool {

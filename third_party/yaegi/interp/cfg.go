@@ -165,13 +165,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							ktyp = valueTOf(typ.Key())
 							vtyp = valueTOf(typ.Elem())
 						case reflect.String:
-							sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
-							sc.add(sc.getType("int")) // Add a dummy type to store index for range
-							ktyp = sc.getType("int")
-							vtyp = sc.getType("rune")
+							sc.add(sc.predeclaredType("int")) // Add a dummy type to store array shallow copy for range
+							sc.add(sc.predeclaredType("int")) // Add a dummy type to store index for range
+							ktyp = sc.predeclaredType("int")
+							vtyp = sc.predeclaredType("rune")
 						case reflect.Array, reflect.Slice:
-							sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
-							ktyp = sc.getType("int")
+							sc.add(sc.predeclaredType("int")) // Add a dummy type to store array shallow copy for range
+							ktyp = sc.predeclaredType("int")
 							vtyp = valueTOf(typ.Elem())
 						}
 					case mapT:
@@ -181,7 +181,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
-						ktyp = sc.getType("int")
+						ktyp = sc.predeclaredType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
 							vtyp = valueTOf(vtyp.rtype.Elem())
@@ -189,13 +189,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 							vtyp = vtyp.val
 						}
 					case stringT:
-						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
-						sc.add(sc.getType("int")) // Add a dummy type to store index for range
-						ktyp = sc.getType("int")
-						vtyp = sc.getType("rune")
+						sc.add(sc.predeclaredType("int")) // Add a dummy type to store array shallow copy for range
+						sc.add(sc.predeclaredType("int")) // Add a dummy type to store index for range
+						ktyp = sc.predeclaredType("int")
+						vtyp = sc.predeclaredType("rune")
 					case arrayT, sliceT, variadicT:
-						sc.add(sc.getType("int")) // Add a dummy type to store array shallow copy for range
-						ktyp = sc.getType("int")
+						sc.add(sc.predeclaredType("int")) // Add a dummy type to store array shallow copy for range
+						ktyp = sc.predeclaredType("int")
 						vtyp = o.typ.val
 					}
 					if ktyp == nil {
@@ -271,7 +271,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					// 1 type in clause: define the var with this type in the case clause scope.
 					switch {
 					case n.child[0].ident == nilIdent:
-						typ = sc.getType("interface{}")
+						typ = sc.predeclaredType("interface{}")
 					case !n.child[0].isType(sc):
 						err = n.cfgErrorf("%s is not a type", n.child[0].ident)
 					default:
@@ -296,7 +296,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClause:
 			sc = sc.pushBloc()
-			if len(n.child) > 0 && n.child[0].action == aAssign {
+			// case x := <-c: declares x, case x = <-c: assigns it (routelab
+			// patch: it declared a new x too, and the received value was lost).
+			// The select stores into a variable only; into x.a or a[i] the
+			// value would be lost.
+			if len(n.child) > 0 && n.child[0].kind == assignStmt {
+				for _, d := range n.child[0].child[:n.child[0].nleft] {
+					if d.kind != identExpr {
+						err = d.cfgErrorf("the interpreter cannot receive into %s in a select case: receive into a variable (case v := <-c:) and assign %s = v in the clause", exprText(d), exprText(d))
+						return false
+					}
+				}
+			}
+			if len(n.child) > 0 && n.child[0].action == aAssign && n.child[0].kind == defineStmt {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
 				if typ, err = nodeType(interp, sc, ch); err != nil {
@@ -696,7 +708,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 					if sc.global {
 						// Do not overload existing symbols (defined in GTA) in global scope.
-						sym, _, _ = sc.lookup(dest.ident)
+						// Those are the package's own: a predeclared name (const append = 1)
+						// is shadowed, not reused.
+						if s, _, _ := sc.lookup(dest.ident); s != interp.universe.sym[dest.ident] {
+							sym = s
+						}
 					}
 					if sym == nil {
 						sym = &symbol{index: sc.add(dest.typ), kind: varSym, typ: dest.typ}
@@ -887,7 +903,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 				n.typ = c0.typ
 			case aEqual, aNotEqual:
-				n.typ = sc.getType("bool")
+				n.typ = sc.predeclaredType("bool")
 				if c0.sym == nilSym || c1.sym == nilSym {
 					if n.action == aEqual {
 						if c1.sym == nilSym {
@@ -903,7 +919,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = ifaceConcreteEqual
 				}
 			case aGreater, aGreaterEqual, aLower, aLowerEqual:
-				n.typ = sc.getType("bool")
+				n.typ = sc.predeclaredType("bool")
 			}
 			if err != nil {
 				break
@@ -958,10 +974,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.typ = t.val.val
 				}
 			case stringT:
-				n.typ = sc.getType("byte")
+				n.typ = sc.predeclaredType("byte")
 			case valueT:
 				if t.rtype.Kind() == reflect.String {
-					n.typ = sc.getType("byte")
+					n.typ = sc.predeclaredType("byte")
 				} else {
 					n.typ = valueTOf(t.rtype.Elem())
 				}
@@ -1205,6 +1221,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if err != nil {
 					break
 				}
+				spreadResults(n)
 
 				n.gen = c0.sym.builtin
 				c0.typ = &itype{cat: builtinT, name: bname}
@@ -2378,7 +2395,7 @@ func compDefineX(sc *scope, n *node) error {
 		if err != nil {
 			return err
 		}
-		types = append(types, t, sc.getType("bool"))
+		types = append(types, t, sc.predeclaredType("bool"))
 		n.child[l].gen = getIndexMap2
 		n.gen = nop
 
@@ -2392,7 +2409,7 @@ func compDefineX(sc *scope, n *node) error {
 		if err != nil {
 			return err
 		}
-		types = append(types, t, sc.getType("bool"))
+		types = append(types, t, sc.predeclaredType("bool"))
 		n.gen = nop
 
 	case unaryExpr:
@@ -2405,7 +2422,7 @@ func compDefineX(sc *scope, n *node) error {
 				// The type of the channel, not yet of its elements.
 				t = t.val
 			}
-			types = append(types, t, sc.getType("bool"))
+			types = append(types, t, sc.predeclaredType("bool"))
 			n.child[l].gen = recv2
 			n.gen = nop
 		}
@@ -2734,6 +2751,28 @@ func (n *node) isType(sc *scope) bool {
 }
 
 // wireChild wires AST nodes for CFG in subtree.
+// spreadResults makes the results of a multi-valued call that is the only
+// argument of builtin call n into arguments of their own (complex(f()),
+// append(f())), as Go does. The call leaves its results in consecutive frame
+// slots; the call node reads as the first one, nodes added after it read the
+// others.
+func spreadResults(n *node) {
+	if len(n.child) != 2 || !isCall(n.child[1]) || n.child[1].child[0].typ == nil {
+		return
+	}
+	c := n.child[1]
+	ret := c.child[0].typ.ret
+	if c.findex < 0 || len(ret) < 2 {
+		return
+	}
+	for j, t := range ret[1:] {
+		n.child = append(n.child, &node{
+			anc: n, interp: c.interp, scope: c.scope, pos: c.pos, kind: identExpr,
+			ident: c.ident, typ: t, findex: c.findex + 1 + j, action: aNop, gen: nop,
+		})
+	}
+}
+
 func wireChild(n *node, exclude ...nkind) {
 	child := excludeNodeKind(n.child, exclude)
 
@@ -3317,13 +3356,13 @@ func isBlank(n *node) bool {
 
 func alignof(n *node) {
 	n.gen = nop
-	n.typ = n.scope.getType("uintptr")
+	n.typ = n.scope.predeclaredType("uintptr")
 	n.rval = reflect.ValueOf(uintptr(n.child[1].typ.TypeOf().Align()))
 }
 
 func offsetof(n *node) {
 	n.gen = nop
-	n.typ = n.scope.getType("uintptr")
+	n.typ = n.scope.predeclaredType("uintptr")
 	c1 := n.child[1]
 	if field, ok := c1.child[0].typ.rtype.FieldByName(c1.child[1].ident); ok {
 		n.rval = reflect.ValueOf(field.Offset)
@@ -3332,6 +3371,6 @@ func offsetof(n *node) {
 
 func sizeof(n *node) {
 	n.gen = nop
-	n.typ = n.scope.getType("uintptr")
+	n.typ = n.scope.predeclaredType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
 }

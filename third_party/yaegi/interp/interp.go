@@ -227,7 +227,8 @@ type Interpreter struct {
 
 	hooks *hooks // symbol hooks
 
-	redefs []redefinition // redefinitions found by the compilation in progress (routelab patch)
+	redefs        []redefinition // redefinitions found by the compilation in progress (routelab patch)
+	instantiating map[string]int // generic type instances being built, nested (routelab patch)
 
 	debugger *Debugger
 }

@@ -3714,6 +3714,22 @@ func _select(n *node) {
 			cases[i].Dir = reflect.SelectSend
 			assignedValues[i] = genValue(c0.child[1])
 			clause[i] = func(*frame) bltn { return next }
+		default:
+			// An assigning receive with an empty body (case x = <-c:), whose
+			// direction was left invalid (routelab patch: reflect.Select
+			// panicked with "invalid Dir").
+			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
+			if chans[i] == nil {
+				break
+			}
+			chanValues[i] = genValue(chans[i])
+			if assigned[i] != nil {
+				assignedValues[i] = genValue(assigned[i])
+			}
+			if ok[i] != nil {
+				okValues[i] = genValue(ok[i])
+			}
+			clause[i] = func(*frame) bltn { return next }
 		}
 	}
 

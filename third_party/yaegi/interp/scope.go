@@ -186,15 +186,25 @@ func (s *scope) fixType(t *itype) *itype {
 	}
 	switch typ := t.TypeOf(); typ.Kind() {
 	case reflect.Int64:
-		return s.getType("int")
+		return s.predeclaredType("int")
 	case reflect.Uint64:
-		return s.getType("uint")
+		return s.predeclaredType("uint")
 	case reflect.Float64:
-		return s.getType("float64")
+		return s.predeclaredType("float64")
 	case reflect.Complex128:
-		return s.getType("complex128")
+		return s.predeclaredType("complex128")
 	}
 	return t
+}
+
+// predeclaredType returns the predeclared type named ident (int, string, …),
+// which the interpreter means whatever the program declares under that name
+// (const int = 15 shadows the type in the program only).
+func (s *scope) predeclaredType(ident string) *itype {
+	for s.anc != nil {
+		s = s.anc
+	}
+	return s.getType(ident)
 }
 
 func (s *scope) getType(ident string) *itype {

@@ -167,7 +167,7 @@ func untypedComplex(n *node) *itype {
 }
 
 func errorMethodType(sc *scope) *itype {
-	return &itype{cat: funcT, ret: []*itype{sc.getType("string")}, str: "func() string"}
+	return &itype{cat: funcT, ret: []*itype{sc.predeclaredType("string")}, str: "func() string"}
 }
 
 type itypeOption func(*itype)
@@ -635,15 +635,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				} else {
 					switch t0, t1 := nt0.TypeOf(), nt1.TypeOf(); {
 					case isFloat32(t0) && isFloat32(t1):
-						t = sc.getType("complex64")
+						t = sc.predeclaredType("complex64")
 					case isFloat64(t0) && isFloat64(t1):
-						t = sc.getType("complex128")
+						t = sc.predeclaredType("complex128")
 					case nt0.untyped && isNumber(t0) && nt1.untyped && isNumber(t1):
 						t = untypedComplex(n)
 					case nt0.untyped && isFloat32(t1) || nt1.untyped && isFloat32(t0):
-						t = sc.getType("complex64")
+						t = sc.predeclaredType("complex64")
 					case nt0.untyped && isFloat64(t1) || nt1.untyped && isFloat64(t0):
-						t = sc.getType("complex128")
+						t = sc.predeclaredType("complex128")
 					default:
 						err = n.cfgErrorf("invalid types %s and %s", t0.Kind(), t1.Kind())
 					}
@@ -660,15 +660,15 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 					case t.untyped && isNumber(t.TypeOf()):
 						t = untypedFloat(n)
 					case k == reflect.Complex64:
-						t = sc.getType("float32")
+						t = sc.predeclaredType("float32")
 					case k == reflect.Complex128:
-						t = sc.getType("float64")
+						t = sc.predeclaredType("float64")
 					default:
 						err = n.cfgErrorf("invalid complex type %s", k)
 					}
 				}
 			case bltnCap, bltnCopy, bltnLen:
-				t = sc.getType("int")
+				t = sc.predeclaredType("int")
 			case bltnAppend, bltnMake:
 				t, err = nodeType2(interp, sc, n.child[1], seen)
 			case bltnNew:
@@ -677,7 +677,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t = ptrOf(t, withScope(sc))
 				t.incomplete = incomplete
 			case bltnRecover:
-				t = sc.getType("interface{}")
+				t = sc.predeclaredType("interface{}")
 			default:
 				t = &itype{cat: builtinT}
 			}
@@ -839,6 +839,12 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		switch lt.cat {
 		case arrayT, mapT, sliceT, variadicT:
 			t = lt.val
+		case ptrT:
+			// p[i] with p a pointer to an array (routelab patch: the
+			// type was nil, a crash in a select case).
+			if lt.val.cat == arrayT {
+				t = lt.val.val
+			}
 		case genericT:
 			t1, err := nodeType2(interp, sc, n.child[1], seen)
 			if err != nil {
@@ -951,7 +957,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 		t.incomplete = incomplete
 
 	case landExpr, lorExpr:
-		t = sc.getType("bool")
+		t = sc.predeclaredType("bool")
 
 	case mapType:
 		key, err := nodeType2(interp, sc, n.child[0], seen)
@@ -1156,6 +1162,17 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	if err != nil {
 		return nil, err
 	}
+	// routelab patch: a generic type whose instance needs itself in a way
+	// the interpreter does not close instantiated it again until the stack
+	// overflowed, which ends the process; it is refused instead.
+	if interp.instantiating == nil {
+		interp.instantiating = map[string]int{}
+	}
+	if interp.instantiating[name] >= maxNestedInstances {
+		return nil, g.cfgErrorf("the interpreter cannot instantiate %s: its instantiation needs itself again and again (a recursive generic type it does not resolve)", name)
+	}
+	interp.instantiating[name]++
+	defer func() { interp.instantiating[name]-- }()
 	t, err = nodeType2(interp, sc, g.lastChild(), seen)
 	if err != nil {
 		return nil, err
@@ -1188,6 +1205,10 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 	}
 	return t, err
 }
+
+// maxNestedInstances bounds how many instantiations of one generic type
+// (with the same type arguments) may be in progress, nested in one another.
+const maxNestedInstances = 32
 
 func genMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*itype) error {
 	gm, _, err := genAST(sc, nod, types)
@@ -2014,6 +2035,32 @@ func lookupFieldOrMethod(t *itype, name string) *itype {
 	}
 }
 
+// fieldNames returns the names of the reflect fields of a struct type. Blank
+// fields (any number of them, as Go allows) get names of their own, which no
+// other field of the struct has: reflect.StructOf refuses duplicates.
+func fieldNames(fields []structField) []string {
+	names := make([]string, len(fields))
+	taken := map[string]bool{}
+	for i, f := range fields {
+		if f.name != "_" {
+			names[i] = exportName(f.name)
+			taken[names[i]] = true
+		}
+	}
+	for i, f := range fields {
+		if f.name != "_" {
+			continue
+		}
+		name := "X_" + strconv.Itoa(i)
+		for taken[name] {
+			name += "_"
+		}
+		names[i] = name
+		taken[name] = true
+	}
+	return names
+}
+
 func exportName(s string) string {
 	if canExport(s) {
 		return s
@@ -2197,9 +2244,10 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 		}
 		ctx.slevel++
 		var fields []reflect.StructField
-		for _, f := range t.field {
+		names := fieldNames(t.field)
+		for i, f := range t.field {
 			field := reflect.StructField{
-				Name: exportName(f.name),
+				Name: names[i],
 				Type: f.typ.refType(ctx),
 				Tag:  reflect.StructTag(f.tag),
 			}
@@ -2327,34 +2375,34 @@ func (t *itype) defaultType(v reflect.Value, sc *scope) *itype {
 	if v.IsValid() && v.Type().Implements(constVal) {
 		switch v.Interface().(constant.Value).Kind() {
 		case constant.String:
-			typ = sc.getType("string")
+			typ = sc.predeclaredType("string")
 		case constant.Bool:
-			typ = sc.getType("bool")
+			typ = sc.predeclaredType("bool")
 		case constant.Int:
 			switch t.cat {
 			case int32T:
-				typ = sc.getType("int32")
+				typ = sc.predeclaredType("int32")
 			default:
-				typ = sc.getType("int")
+				typ = sc.predeclaredType("int")
 			}
 		case constant.Float:
-			typ = sc.getType("float64")
+			typ = sc.predeclaredType("float64")
 		case constant.Complex:
-			typ = sc.getType("complex128")
+			typ = sc.predeclaredType("complex128")
 		}
 	}
 	if typ.untyped {
 		switch t.cat {
 		case stringT:
-			typ = sc.getType("string")
+			typ = sc.predeclaredType("string")
 		case boolT:
-			typ = sc.getType("bool")
+			typ = sc.predeclaredType("bool")
 		case intT:
-			typ = sc.getType("int")
+			typ = sc.predeclaredType("int")
 		case float64T:
-			typ = sc.getType("float64")
+			typ = sc.predeclaredType("float64")
 		case complex128T:
-			typ = sc.getType("complex128")
+			typ = sc.predeclaredType("complex128")
 		default:
 			*typ = *t
 			typ.untyped = false

@@ -1,0 +1,108 @@
+package interp
+
+import "strings"
+
+// routelab patch: a defined type that contains itself other than through a
+// struct or an interface (type P *P, type F func(F) F, type S []S) has no
+// reflect type: reflect builds slices, pointers, maps, channels and functions
+// of types that exist already, and the interpreter only closes a cycle
+// through a struct's fields. Such a type was built as a finite chain ending
+// in an unresolved type, and compiling code that used it failed inside the
+// interpreter ("reflect.Type is nil"). It is refused when it is declared.
+
+// checkRecursiveTypes refuses the non-generic type declarations of root that
+// refer to themselves other than through a struct or an interface type.
+func checkRecursiveTypes(root *node) error {
+	specs := map[string][]*node{} // type name -> its declarations in root
+	var order []*node             // the declarations in source order
+	root.Walk(func(n *node) bool {
+		if (n.kind == typeSpec || n.kind == typeSpecAssign) && len(n.child) == 2 {
+			specs[n.child[0].ident] = append(specs[n.child[0].ident], n)
+			order = append(order, n)
+		}
+		return true
+	}, nil)
+	if len(order) == 0 {
+		return nil
+	}
+	// resolve returns the declaration in root that the type name at ref
+	// denotes: the one in the innermost block around ref.
+	resolve := func(ref *node) *node {
+		cands := specs[ref.ident]
+		for a := ref.anc; a != nil; a = a.anc {
+			for _, s := range cands {
+				if declBlock(s) == a {
+					return s
+				}
+			}
+		}
+		return nil
+	}
+	for _, spec := range order {
+		if path := typeCycle(spec, resolve); path != nil {
+			return spec.cfgErrorf("invalid recursive type %s (%s): the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
+		}
+	}
+	return nil
+}
+
+// declBlock is the block or file a type declaration is in.
+func declBlock(spec *node) *node {
+	for a := spec.anc; a != nil; a = a.anc {
+		switch a.kind {
+		case blockStmt, fileStmt:
+			return a
+		}
+	}
+	return nil
+}
+
+// typeCycle returns the names along a path from spec's type expression back
+// to spec that crosses no struct or interface type, or nil.
+func typeCycle(spec *node, resolve func(*node) *node) []string {
+	seen := map[*node]bool{}
+	var path []string
+	var visitSpec func(s *node) bool
+	var visitExpr func(e *node) bool
+	visitExpr = func(e *node) bool {
+		switch e.kind {
+		case structType, interfaceType, indexExpr, indexListExpr, selectorExpr, basicLit:
+			return false
+		case identExpr:
+			s := resolve(e)
+			return s != nil && visitSpec(s)
+		case fieldExpr:
+			// Names, then the type.
+			return len(e.child) > 0 && visitExpr(e.child[len(e.child)-1])
+		case arrayType:
+			// [N]T: the length is no type.
+			return len(e.child) > 0 && visitExpr(e.child[len(e.child)-1])
+		}
+		for _, c := range e.child {
+			if visitExpr(c) {
+				return true
+			}
+		}
+		return false
+	}
+	visitSpec = func(s *node) bool {
+		if s == spec && len(path) > 0 {
+			path = append(path, s.child[0].ident)
+			return true
+		}
+		if seen[s] {
+			return false
+		}
+		seen[s] = true
+		path = append(path, s.child[0].ident)
+		if visitExpr(s.child[1]) {
+			return true
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	if visitSpec(spec) {
+		return path
+	}
+	return nil
+}
