@@ -1,13 +1,12 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/routelab/routelab/internal/record"
@@ -161,26 +160,12 @@ func DecodeRunJSON(data []byte, r *RunSummary, lead ...Field) error {
 	*r = RunSummary{Serving: new(ServingSummary)}
 	seen := make([]bool, len(fields))
 	leadSeen := make([]bool, len(lead))
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return errors.New("a run's record is not a JSON object")
-	}
 	type read struct {
 		field int
 		value json.Token
 	}
 	var derived []read // checked once what they derive from is read
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		name := t.(string) // an object's member starts with its key
-		v, err := dec.Token()
-		if err != nil {
-			return err
-		}
+	err := members(data, func(name string, v json.Token) error {
 		i, ok := index[name]
 		l := leadIndex(lead, name)
 		if !ok && l < 0 {
@@ -190,17 +175,13 @@ func DecodeRunJSON(data []byte, r *RunSummary, lead ...Field) error {
 			return fmt.Errorf("field %q: got a JSON %s, want %s", name, map[json.Delim]string{'{': "object", '[': "array"}[d], "a number or a string")
 		}
 		if l >= 0 {
-			i := l
-			if leadSeen[i] {
+			if leadSeen[l] {
 				return fmt.Errorf("field %q twice", name)
 			}
-			leadSeen[i] = true
+			leadSeen[l] = true
 			n, err := integer(name, v)
-			if err != nil {
-				return err
-			}
-			*lead[i].Value.(*int) = int(n)
-			continue
+			*lead[l].Value.(*int) = int(n)
+			return err
 		}
 		if seen[i] {
 			return fmt.Errorf("field %q twice", name)
@@ -209,17 +190,12 @@ func DecodeRunJSON(data []byte, r *RunSummary, lead ...Field) error {
 		f := fields[i]
 		if f.ref == nil {
 			derived = append(derived, read{i, v})
-			continue
+			return nil
 		}
-		if err := decodeField(name, v, f.ref(r)); err != nil {
-			return err
-		}
-	}
-	if _, err := dec.Token(); err != nil { // the closing brace
+		return decodeField(name, v, f.ref(r))
+	})
+	if err != nil {
 		return err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("data after the run's record")
 	}
 	serving, err := checkFields(fields, seen, lead, leadSeen)
 	if err != nil {
@@ -236,6 +212,79 @@ func DecodeRunJSON(data []byte, r *RunSummary, lead ...Field) error {
 		}
 		if want := f.derived(r); got != int64(want) {
 			return fmt.Errorf("field %q is %d; the record's other fields give %d (edited?)", f.name, got, want)
+		}
+	}
+	return nil
+}
+
+// members calls member with each member of the JSON object data holds:
+// its name and its value as json.Decoder's Token gives it with UseNumber
+// (an object or array as its opening Delim, which ends the scan: member is
+// to refuse it). It is the
+// decoder's Token loop without its state machine, a few times faster:
+// json.Valid checks the grammar first, so the scan need only find where
+// each string and scalar ends.
+func members(data []byte, member func(name string, v json.Token) error) error {
+	if !json.Valid(data) {
+		return errors.New("a run's record is not valid JSON")
+	}
+	i := 0
+	ws := func() {
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i++
+		}
+	}
+	str := func() string { // at the opening quote; i ends past the closing one
+		start, escaped := i, false
+		for i++; data[i] != '"'; i++ {
+			if data[i] == '\\' {
+				escaped = true
+				i++
+			}
+		}
+		i++
+		if !escaped {
+			return string(data[start+1 : i-1])
+		}
+		var s string
+		_ = json.Unmarshal(data[start:i], &s) // valid JSON string
+		return s
+	}
+	ws()
+	if data[i] != '{' {
+		return errors.New("a run's record is not a JSON object")
+	}
+	i++
+	for ws(); data[i] != '}'; ws() {
+		if data[i] == ',' {
+			i++
+			ws()
+		}
+		name := str()
+		ws()
+		i++ // the colon
+		ws()
+		var v json.Token
+		switch c := data[i]; c {
+		case '"':
+			v = str()
+		case '{', '[':
+			return member(name, json.Delim(c)) // which refuses it: the scan cannot go on
+		default:
+			start := i
+			for i < len(data) && !strings.ContainsRune(",} \t\n\r", rune(data[i])) {
+				i++
+			}
+			switch lit := string(data[start:i]); lit {
+			case "null":
+			case "true", "false":
+				v = lit == "true"
+			default:
+				v = json.Number(lit)
+			}
+		}
+		if err := member(name, v); err != nil {
+			return err
 		}
 	}
 	return nil
