@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/internal/record"
+	"github.com/routelab/routelab/internal/testutil"
 )
 
 // interestingFloats are where encoding/json's float format changes, or
@@ -69,26 +70,6 @@ func randomSummary(r *rand.Rand) RunSummary {
 	return s
 }
 
-// sameBits compares values field by field, floats by their bits: what
-// lossless means.
-func sameBits(x, y reflect.Value) bool {
-	switch x.Kind() {
-	case reflect.Pointer:
-		return x.IsNil() == y.IsNil() && (x.IsNil() || sameBits(x.Elem(), y.Elem()))
-	case reflect.Struct:
-		for i := range x.NumField() {
-			if !sameBits(x.Field(i), y.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Float64:
-		a, b := x.Float(), y.Float()
-		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-	}
-	return x.Interface() == y.Interface()
-}
-
 // A whole record reads back as the summary it was written from, every
 // field, every float's bits (a NaN reads back as NaN: JSON's null has no
 // payload), with and without a serving summary and a lead member.
@@ -116,7 +97,7 @@ func TestWholeRecordRoundTrips(t *testing.T) {
 		if err := DecodeRunJSON(data, &got, lead...); err != nil {
 			t.Fatalf("%s: %v", data, err)
 		}
-		if !sameBits(reflect.ValueOf(got), reflect.ValueOf(want)) || lead != nil && run != i {
+		if !testutil.SameBits(got, want) || lead != nil && run != i {
 			t.Fatalf("%s read back as %+v (run %d)", data, got, run)
 		}
 	}
@@ -248,7 +229,7 @@ func FuzzDecodeRunJSON(f *testing.F) {
 			t.Fatalf("an accepted record does not write back: %v", err)
 		}
 		var back RunSummary
-		if err := DecodeRunJSON(again, &back, Field{Name: "run", Value: &run}); err != nil || !sameBits(reflect.ValueOf(back), reflect.ValueOf(got)) {
+		if err := DecodeRunJSON(again, &back, Field{Name: "run", Value: &run}); err != nil || !testutil.SameBits(back, got) {
 			t.Fatalf("written back as %s, the record reads back as %+v (%v), not %+v", again, back, err, got)
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,15 +14,17 @@ import (
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
+	"github.com/routelab/routelab/internal/testutil"
 )
 
-func mustScenario(t testing.TB, name string, rate float64, h engine.Heterogeneity) engine.Scenario {
+// points is the sweep point of a built-in scenario, labelled by its name.
+func points(t testing.TB, name string, rate float64, h engine.Heterogeneity) []experiment.SweepPoint {
 	t.Helper()
 	s, err := engine.BuiltinScenario(name, rate, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return []experiment.SweepPoint{{Label: name, Scenario: s}}
 }
 
 // smallStudy has 12 development runs (2 conditions, 3 weights, 2 seeds)
@@ -46,7 +47,7 @@ func noSource(string) string { return "" }
 func shardFileOf(t testing.TB, s experiment.Shard) []byte {
 	t.Helper()
 	sw := experiment.Sweep{
-		Points:   []experiment.SweepPoint{{Label: "steady", Scenario: mustScenario(t, "steady", engine.DefaultRate, engine.DefaultHeterogeneity)}},
+		Points:   points(t, "steady", engine.DefaultRate, engine.DefaultHeterogeneity),
 		Policies: []engine.PolicySpec{engine.LeastQueue(), engine.Adaptive(engine.DefaultAdaptiveParams())},
 		Seeds:    []uint64{1, 2}, Protocol: engine.Protocol{Warmup: 2000, Measure: 8000, SLO: 50},
 	}
@@ -111,7 +112,7 @@ func oldSchema(t testing.TB, data []byte) []byte {
 // float to the bit; the file it reads back as writes the same bytes.
 func TestShardFileKeepsEveryRun(t *testing.T) {
 	sw := experiment.Sweep{
-		Points:   []experiment.SweepPoint{{Label: "chat", Scenario: mustScenario(t, "chat", 24, engine.DefaultHeterogeneity)}, {Label: "burst", Scenario: mustScenario(t, "burst", engine.DefaultRate, engine.HighHeterogeneity)}},
+		Points:   append(points(t, "chat", 24, engine.DefaultHeterogeneity), points(t, "burst", engine.DefaultRate, engine.HighHeterogeneity)...),
 		Policies: []engine.PolicySpec{engine.LeastQueue(), engine.PowerOfTwo()},
 		Seeds:    []uint64{7, 8}, Protocol: engine.Protocol{Warmup: 2000, Measure: 8000, SLO: 50},
 	}
@@ -139,7 +140,7 @@ func TestShardFileKeepsEveryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for k := range runs {
-		if got := back.Runs[k]; got.Run != k || !sameBits(reflect.ValueOf(got.Summary), reflect.ValueOf(runs[k])) {
+		if got := back.Runs[k]; got.Run != k || !testutil.SameBits(got.Summary, runs[k]) {
 			t.Errorf("run %d read back as run %d, %+v; want %+v", k, got.Run, got.Summary, runs[k])
 		}
 	}
@@ -158,26 +159,6 @@ func TestShardFileKeepsEveryRun(t *testing.T) {
 			t.Errorf("the shard's run has no %q, which compare --json writes", fld.Name)
 		}
 	}
-}
-
-// sameBits compares values field by field, floats by their bits (NaN equal
-// to NaN).
-func sameBits(x, y reflect.Value) bool {
-	switch x.Kind() {
-	case reflect.Pointer:
-		return x.IsNil() == y.IsNil() && (x.IsNil() || sameBits(x.Elem(), y.Elem()))
-	case reflect.Struct:
-		for i := range x.NumField() {
-			if !sameBits(x.Field(i), y.Field(i)) {
-				return false
-			}
-		}
-		return true
-	case reflect.Float64:
-		a, b := x.Float(), y.Float()
-		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-	}
-	return x.Interface() == y.Interface()
 }
 
 // A file of the old schema is refused, naming the format version it has
