@@ -53,41 +53,32 @@ func (f recordField) text(r *RunSummary) any {
 		return *p
 	case *fingerprint:
 		return p.String()
+	case *uint64:
+		return *p
 	}
-	return *f.ref(r).(*uint64)
+	return nil // identity has no other kind
 }
 
 // unreported are the summary's figures no metric reports.
 func unreported() []recordField {
-	fields := []recordField{{name: "latency_count", ref: func(r *RunSummary) any { return &r.Latency.Count }}}
-	for _, l := range []struct {
-		prefix string
-		stats  func(*ServingSummary) *LatencyStats
-		keep   []string // what no metric reports
-	}{
-		{"ttft", func(s *ServingSummary) *LatencyStats { return &s.TTFT }, []string{"count", "p95", "max"}},
-		{"itl", func(s *ServingSummary) *LatencyStats { return &s.ITL }, []string{"count", "p90", "p95", "max"}},
-		{"itl_tail", func(s *ServingSummary) *LatencyStats { return &s.ITLTail }, []string{"count", "p50", "p90", "p95", "max"}},
-	} {
-		for _, k := range l.keep {
-			f := recordField{name: l.prefix + "_" + k + "_ms", serving: true}
-			switch k {
-			case "count":
-				f.name = l.prefix + "_count"
-				f.ref = func(r *RunSummary) any { return &l.stats(r.Serving).Count }
-			case "p50":
-				f.ref = func(r *RunSummary) any { return &l.stats(r.Serving).P50 }
-			case "p90":
-				f.ref = func(r *RunSummary) any { return &l.stats(r.Serving).P90 }
-			case "p95":
-				f.ref = func(r *RunSummary) any { return &l.stats(r.Serving).P95 }
-			case "max":
-				f.ref = func(r *RunSummary) any { return &l.stats(r.Serving).Max }
-			}
-			fields = append(fields, f)
-		}
+	serving := func(name string, f func(*ServingSummary) any) recordField {
+		return recordField{name: name, serving: true, ref: func(r *RunSummary) any { return f(r.Serving) }}
 	}
-	return fields
+	return []recordField{
+		{name: "latency_count", ref: func(r *RunSummary) any { return &r.Latency.Count }},
+		serving("ttft_count", func(s *ServingSummary) any { return &s.TTFT.Count }),
+		serving("ttft_p95_ms", func(s *ServingSummary) any { return &s.TTFT.P95 }),
+		serving("ttft_max_ms", func(s *ServingSummary) any { return &s.TTFT.Max }),
+		serving("itl_count", func(s *ServingSummary) any { return &s.ITL.Count }),
+		serving("itl_p90_ms", func(s *ServingSummary) any { return &s.ITL.P90 }),
+		serving("itl_p95_ms", func(s *ServingSummary) any { return &s.ITL.P95 }),
+		serving("itl_max_ms", func(s *ServingSummary) any { return &s.ITL.Max }),
+		serving("itl_tail_count", func(s *ServingSummary) any { return &s.ITLTail.Count }),
+		serving("itl_tail_p50_ms", func(s *ServingSummary) any { return &s.ITLTail.P50 }),
+		serving("itl_tail_p90_ms", func(s *ServingSummary) any { return &s.ITLTail.P90 }),
+		serving("itl_tail_p95_ms", func(s *ServingSummary) any { return &s.ITLTail.P95 }),
+		serving("itl_tail_max_ms", func(s *ServingSummary) any { return &s.ITLTail.Max }),
+	}
 }
 
 // recordFields lists the whole record's fields in order, and indexes them

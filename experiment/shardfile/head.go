@@ -16,14 +16,14 @@ import (
 
 // ReadHead reads a development shard's head (everything before its
 // runs' records), checked as Read checks it, its runs left out:
-// what a study's second round needs. A file laid out otherwise than encode
+// what a study's second round needs. A file laid out otherwise than Encode
 // writes it is read whole.
 func ReadHead(data []byte) (*File, error) { return new(HeadReader).Read(data) }
 
 // HeadReader reads development shards' heads, as ReadHead. Every
 // validation shard reads every development shard's head, and the heads of
 // one study are alike but for their shard and attainments. Knowing the
-// study's configuration as a head holds it (config, the bytes encode
+// study's configuration as a head holds it (config, the bytes Encode
 // writes, and cfg, what decoding them gives), a head whose configuration
 // is those bytes gets cfg without decoding them again. It reads every
 // file's head into one buffer (load): nothing read keeps a reference to
@@ -37,7 +37,7 @@ type HeadReader struct {
 // NewHeadReader is a HeadReader that knows cfg; one that does not when
 // cfg's bytes hold a "config" key (see decodeRest).
 func NewHeadReader(cfg Config) *HeadReader {
-	config, err := json.MarshalIndent(&cfg, "  ", "  ") // as nested in encode's head
+	config, err := json.MarshalIndent(&cfg, "  ", "  ") // as nested in Encode's head
 	if err != nil || bytes.Contains(bytes.ToLower(config), []byte(`"config"`)) {
 		return new(HeadReader)
 	}
@@ -74,12 +74,12 @@ func (r *HeadReader) Read(data []byte) (*File, error) {
 	return f, nil
 }
 
-// attainmentKey starts a development shard's attainments as encode writes
+// attainmentKey starts a development shard's attainments as Encode writes
 // them, on one line that ends the head.
 const attainmentKey = ",\n  \"development_attainment\": ["
 
 // decodeHead decodes a head (with no runs). The attainments are most of
-// it: laid out as encode writes them, they are read by parseNumbers, and
+// it: laid out as Encode writes them, they are read by parseNumbers, and
 // only the rest through encoding/json (see decodeRest). What that accepts,
 // decoding the whole head accepts alike — the attainments' line is the
 // object's last member (a raw newline is never inside a JSON string, and
@@ -141,7 +141,7 @@ func (r *HeadReader) decodeRest(rest []byte) (*File, error) {
 	return &f, nil
 }
 
-// member is the configuration's member of a head as encode writes it, nil
+// member is the configuration's member of a head as Encode writes it, nil
 // when r does not know the configuration.
 func (r *HeadReader) member() []byte {
 	if r.config == nil {
@@ -224,7 +224,7 @@ func isJSONNumber(b []byte) bool {
 }
 
 // readFileHead reads a shard file up to the start of its runs' records,
-// or whole when they do not start as encode writes them: what
+// or whole when they do not start as Encode writes them: what
 // ReadHead reads, without reading (and collecting) every record of
 // every development shard in each validation shard. It appends to data, a
 // chunk at a time.

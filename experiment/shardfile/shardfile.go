@@ -255,7 +255,7 @@ func (f *File) Fill(cfg Config, runs []engine.RunSummary) error {
 	return nil
 }
 
-// runsKey starts the runs' records in a file as encode writes it; what
+// runsKey starts the runs' records in a file as Encode writes it; what
 // comes before is the file's head.
 const runsKey = "\n  \"runs\": ["
 
