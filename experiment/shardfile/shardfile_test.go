@@ -168,11 +168,16 @@ func TestShardFileKeepsEveryRun(t *testing.T) {
 func TestReadShardFileRefusesOldSchema(t *testing.T) {
 	good := shardFileOf(t, experiment.Shard{Index: 2, Count: 3})
 	v1 := oldSchema(t, good)
+	written, err := os.ReadFile(filepath.Join("testdata", "version1-chat.json")) // by routelab before version 2
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		data []byte
 		want string
 	}{
 		{v1, `a shard file of format version 1 (run 1: unknown field "serving"): this routelab reads version 2; re-run the shard with it`},
+		{written, `a shard file of format version 1 (run 0: unknown field "serving"): this routelab reads version 2; re-run the shard with it`},
 		{bytes.Replace(good, []byte(`"format_version": 2`), []byte(`"format_version": 1`), 1), `a shard file of format version 1: this routelab reads version 2; re-run the shard with it`},
 		{bytes.Replace(v1, []byte(`"format_version": 1`), []byte(`"format_version": 2`), 1), `not a valid routelab-shard file of format version 2: run 1: unknown field "serving"`},
 		{bytes.Replace(good, []byte(`"slo_misses":`), []byte(`"misses":`), 1), `not a valid routelab-shard file of format version 2: run 1: unknown field "misses"`},
