@@ -21,8 +21,12 @@
 //   - the policy contract and the built-ins: policy.go (View, Replica,
 //     Policy and its optional interfaces, the registry), switching.go,
 //     routers.go and routers_scoring.go (the production routers);
-//   - records: metrics.go (Metric, the one list of metrics), report.go
-//     (RunRecord, Field, WriteCSV), stats.go (latency statistics);
+//   - records: metrics.go (Metric, the one list of metrics, each pointing
+//     at the RunSummary field it reports), report.go (RunRecord, Field,
+//     WriteCSV), record.go (a run's whole record, lossless: RunRecord's
+//     fields then the figures no metric reports, AppendRunJSON and the
+//     strict DecodeRunJSON, what shard files keep), stats.go (latency
+//     statistics);
 //   - live views: live.go (a Simulator stepped by a console or notebook);
 //   - display: show*.go, String and HTML for every type above.
 //

@@ -61,6 +61,10 @@ type Metric struct {
 	// seeds: nothing, the median, and also the min–max range or the mean.
 	Summary SummaryKind
 	value   func(*RunSummary) float64
+	// ref points at the figure in the summary (*int, *int64 or *float64),
+	// what a run's whole record reads and writes; nil for a figure derived
+	// from others (slo_misses).
+	ref     func(*RunSummary) any
 	integer bool // a count: records write it as an integer
 	// has, when set, tells whether a run has the metric at all (a metric of
 	// an opt-in model): records and summaries leave out a metric no run
@@ -97,8 +101,19 @@ func (m Metric) Of(r *RunSummary) float64 {
 	return m.value(r)
 }
 
-// recordValue is the value a run's record holds: an int for a count.
+// recordValue is the value a run's record holds: an int for a count,
+// exact.
 func (m Metric) recordValue(r *RunSummary) any {
+	var p any
+	if m.ref != nil {
+		p = m.ref(r)
+	}
+	switch p := p.(type) {
+	case *int:
+		return *p
+	case *int64:
+		return int(*p)
+	}
 	if m.integer {
 		return int(m.value(r))
 	}
@@ -115,38 +130,45 @@ func (m Metric) RangeKeys() (lo, hi string) {
 	return base + "_min_" + unit, base + "_max_" + unit
 }
 
-func count(f func(*RunSummary) int) func(*RunSummary) float64 {
-	return func(r *RunSummary) float64 { return float64(f(r)) }
+// stored completes m, a metric of the figure f points to.
+func stored[T int | int64 | float64](m Metric, f func(*RunSummary) *T) Metric {
+	m.value = func(r *RunSummary) float64 { return float64(*f(r)) }
+	m.ref = func(r *RunSummary) any { return f(r) }
+	_, isFloat := any(*new(T)).(float64)
+	m.integer = !isFloat
+	return m
 }
 
 // Metrics lists every per-run metric, in the order of a run's record.
 func Metrics() []Metric {
 	lower, higher, none := LowerIsBetter, HigherIsBetter, NoDirection
 	med := SummaryMedian
-	counted := func(key, name string, better Direction, sum SummaryKind, about string, f func(*RunSummary) int) Metric {
-		return Metric{Key: key, Name: name, Unit: "req", Better: better, About: about, Summary: sum, value: count(f), integer: true}
+	counted := func(key, name string, better Direction, sum SummaryKind, about string, f func(*RunSummary) *int) Metric {
+		return stored(Metric{Key: key, Name: name, Unit: "req", Better: better, About: about, Summary: sum}, f)
 	}
-	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*RunSummary) float64) Metric {
-		return Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum, value: f}
+	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*RunSummary) *float64) Metric {
+		return stored(Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum}, f)
 	}
+	misses := Metric{Key: "slo_misses", Name: "SLO misses", Unit: "req", Better: lower, About: "cohort requests completed over the SLO",
+		value: func(r *RunSummary) float64 { return float64(r.SLOMisses()) }, integer: true}
 	return append([]Metric{
-		counted("cohort_arrivals", "cohort arrivals", none, med, "requests arriving after the warm-up up to the cutoff", func(r *RunSummary) int { return r.Cohort }),
-		counted("completed", "completed", none, med, "cohort requests completed by the cutoff", func(r *RunSummary) int { return r.Completed }),
-		counted("shed", "shed", lower, med, "cohort requests no replica could take (every queue full or down)", func(r *RunSummary) int { return r.Shed }),
-		counted("unfinished", "unfinished", lower, med, "cohort requests still queued or in service at the cutoff", func(r *RunSummary) int { return r.Unfinished }),
-		counted("on_time", "on time", higher, med, "cohort requests completed within the SLO", func(r *RunSummary) int { return r.OnTime }),
-		counted("slo_misses", "SLO misses", lower, 0, "cohort requests completed over the SLO", func(r *RunSummary) int { return r.SLOMisses() }),
-		valued("mean_ms", "mean", "ms", lower, med, "mean latency of completed cohort requests", func(r *RunSummary) float64 { return r.Latency.Mean }),
-		valued("p50_ms", "p50", "ms", lower, med, "nearest-rank median latency of completed cohort requests", func(r *RunSummary) float64 { return r.Latency.P50 }),
-		valued("p90_ms", "p90", "ms", lower, med, "nearest-rank 90th percentile latency", func(r *RunSummary) float64 { return r.Latency.P90 }),
-		valued("p95_ms", "p95", "ms", lower, med, "nearest-rank 95th percentile latency", func(r *RunSummary) float64 { return r.Latency.P95 }),
-		valued("p99_ms", "p99", "ms", lower, med|SummaryRange, "nearest-rank 99th percentile latency", func(r *RunSummary) float64 { return r.Latency.P99 }),
-		valued("max_ms", "max", "ms", lower, 0, "largest latency of a completed cohort request", func(r *RunSummary) float64 { return r.Latency.Max }),
-		valued("slo_miss_rate", "SLO miss rate", "fraction", lower, med, "SLO misses / completed cohort requests", func(r *RunSummary) float64 { return r.SLOMissRate }),
-		valued("shed_rate", "shed rate", "fraction", lower, med, "shed / cohort arrivals", func(r *RunSummary) float64 { return r.ShedRate }),
-		valued("attainment", "attainment", "fraction", higher, med|SummaryMean, "on-time cohort requests / cohort arrivals (0 with arrivals but none on time)", func(r *RunSummary) float64 { return r.Attainment }),
-		valued("goodput_rps", "goodput", "req/s", higher, med, "on-time cohort requests per second of the measurement window", func(r *RunSummary) float64 { return r.GoodputRPS }),
-		valued("throughput_rps", "throughput", "req/s", none, med, "every completion in the measurement window (warm-up carry-over included) per second", func(r *RunSummary) float64 { return r.ThroughputRPS }),
+		counted("cohort_arrivals", "cohort arrivals", none, med, "requests arriving after the warm-up up to the cutoff", func(r *RunSummary) *int { return &r.Cohort }),
+		counted("completed", "completed", none, med, "cohort requests completed by the cutoff", func(r *RunSummary) *int { return &r.Completed }),
+		counted("shed", "shed", lower, med, "cohort requests no replica could take (every queue full or down)", func(r *RunSummary) *int { return &r.Shed }),
+		counted("unfinished", "unfinished", lower, med, "cohort requests still queued or in service at the cutoff", func(r *RunSummary) *int { return &r.Unfinished }),
+		counted("on_time", "on time", higher, med, "cohort requests completed within the SLO", func(r *RunSummary) *int { return &r.OnTime }),
+		misses,
+		valued("mean_ms", "mean", "ms", lower, med, "mean latency of completed cohort requests", func(r *RunSummary) *float64 { return &r.Latency.Mean }),
+		valued("p50_ms", "p50", "ms", lower, med, "nearest-rank median latency of completed cohort requests", func(r *RunSummary) *float64 { return &r.Latency.P50 }),
+		valued("p90_ms", "p90", "ms", lower, med, "nearest-rank 90th percentile latency", func(r *RunSummary) *float64 { return &r.Latency.P90 }),
+		valued("p95_ms", "p95", "ms", lower, med, "nearest-rank 95th percentile latency", func(r *RunSummary) *float64 { return &r.Latency.P95 }),
+		valued("p99_ms", "p99", "ms", lower, med|SummaryRange, "nearest-rank 99th percentile latency", func(r *RunSummary) *float64 { return &r.Latency.P99 }),
+		valued("max_ms", "max", "ms", lower, 0, "largest latency of a completed cohort request", func(r *RunSummary) *float64 { return &r.Latency.Max }),
+		valued("slo_miss_rate", "SLO miss rate", "fraction", lower, med, "SLO misses / completed cohort requests", func(r *RunSummary) *float64 { return &r.SLOMissRate }),
+		valued("shed_rate", "shed rate", "fraction", lower, med, "shed / cohort arrivals", func(r *RunSummary) *float64 { return &r.ShedRate }),
+		valued("attainment", "attainment", "fraction", higher, med|SummaryMean, "on-time cohort requests / cohort arrivals (0 with arrivals but none on time)", func(r *RunSummary) *float64 { return &r.Attainment }),
+		valued("goodput_rps", "goodput", "req/s", higher, med, "on-time cohort requests per second of the measurement window", func(r *RunSummary) *float64 { return &r.GoodputRPS }),
+		valued("throughput_rps", "throughput", "req/s", none, med, "every completion in the measurement window (warm-up carry-over included) per second", func(r *RunSummary) *float64 { return &r.ThroughputRPS }),
 	}, servingMetrics()...)
 }
 

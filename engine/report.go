@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/routelab/routelab/internal/record"
@@ -14,13 +13,14 @@ type Field = record.Field
 func WriteCSV(w io.Writer, records [][]Field) error { return record.WriteCSV(w, records) }
 
 // RunRecord flattens one run: who and what it ran, then every metric of
-// Metrics() in order.
+// Metrics() in order. It is the start of the run's whole record
+// (AppendRunJSON), which goes on with the figures no metric reports.
 func RunRecord(r *RunSummary) []Field { return runRecord(r, Metrics()) }
 
 func runRecord(r *RunSummary, metrics []Metric) []Field {
-	fields := []Field{
-		{Name: "policy", Value: r.Policy}, {Name: "scenario", Value: r.Scenario}, {Name: "seed", Value: r.Seed},
-		{Name: "workload_fingerprint", Value: fmt.Sprintf("%016x", r.Fingerprint)},
+	var fields []Field
+	for _, f := range identity() {
+		fields = append(fields, Field{Name: f.name, Value: f.text(r)})
 	}
 	for _, m := range metrics {
 		if m.Has(r) {

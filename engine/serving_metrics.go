@@ -136,33 +136,36 @@ func servingMetrics() []Metric {
 	lower, higher, none := LowerIsBetter, HigherIsBetter, NoDirection
 	med := SummaryMedian
 	has := func(r *RunSummary) bool { return r.Serving != nil }
-	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) float64) Metric {
-		return Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum, has: has,
-			value: func(r *RunSummary) float64 { return f(r.Serving) }}
+	serving := func(key, name, unit string, better Direction, sum SummaryKind, about string) Metric {
+		return Metric{Key: key, Name: name, Unit: unit, Better: better, About: about, Summary: sum, has: has}
 	}
-	counted := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) int64) Metric {
-		m := valued(key, name, unit, better, sum, about, func(s *ServingSummary) float64 { return float64(f(s)) })
-		m.integer = true
-		return m
+	valued := func(key, name, unit string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) *float64) Metric {
+		return stored(serving(key, name, unit, better, sum, about), func(r *RunSummary) *float64 { return f(r.Serving) })
+	}
+	counted := func(key, name string, better Direction, sum SummaryKind, about string, f func(*ServingSummary) *int) Metric {
+		return stored(serving(key, name, "req", better, sum, about), func(r *RunSummary) *int { return f(r.Serving) })
+	}
+	tokens := func(key, name, about string, f func(*ServingSummary) *int64) Metric {
+		return stored(serving(key, name, "tokens", none, 0, about), func(r *RunSummary) *int64 { return f(r.Serving) })
 	}
 	return []Metric{
-		valued("ttft_mean_ms", "TTFT mean", "ms", lower, 0, "mean time to first token of completed cohort requests", func(s *ServingSummary) float64 { return s.TTFT.Mean }),
-		valued("ttft_p50_ms", "TTFT p50", "ms", lower, med, "nearest-rank median time to first token", func(s *ServingSummary) float64 { return s.TTFT.P50 }),
-		valued("ttft_p90_ms", "TTFT p90", "ms", lower, 0, "nearest-rank 90th percentile time to first token", func(s *ServingSummary) float64 { return s.TTFT.P90 }),
-		valued("ttft_p99_ms", "TTFT p99", "ms", lower, med, "nearest-rank 99th percentile time to first token", func(s *ServingSummary) float64 { return s.TTFT.P99 }),
-		valued("itl_mean_ms", "ITL mean", "ms", lower, med, "mean over requests of each request's mean inter-token gap", func(s *ServingSummary) float64 { return s.ITL.Mean }),
-		valued("itl_p50_ms", "ITL p50", "ms", lower, 0, "nearest-rank median of the requests' mean inter-token gaps", func(s *ServingSummary) float64 { return s.ITL.P50 }),
-		valued("itl_p99_ms", "ITL p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' mean inter-token gaps", func(s *ServingSummary) float64 { return s.ITL.P99 }),
-		valued("itl_tail_mean_ms", "ITL tail mean", "ms", lower, 0, "mean over requests of each request's own p99 inter-token gap", func(s *ServingSummary) float64 { return s.ITLTail.Mean }),
-		valued("itl_tail_p99_ms", "ITL tail p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' own p99 inter-token gaps", func(s *ServingSummary) float64 { return s.ITLTail.P99 }),
-		counted("serving_on_time", "serving on time", "req", higher, 0, "cohort requests completed meeting every target of the serving SLO", func(s *ServingSummary) int64 { return int64(s.OnTime) }),
-		valued("serving_attainment", "serving attainment", "fraction", higher, med|SummaryMean, "serving on time / cohort arrivals", func(s *ServingSummary) float64 { return s.Attainment }),
-		counted("preemptions", "preemptions", "req", lower, med, "preemptions of completed cohort requests", func(s *ServingSummary) int64 { return int64(s.Preemptions) }),
-		counted("preempted", "preempted", "req", lower, 0, "completed cohort requests preempted at least once, each counted once", func(s *ServingSummary) int64 { return int64(s.Preempted) }),
-		counted("cached_tokens", "cached tokens", "tokens", none, 0, "prompt tokens the prefix cache served to completed cohort requests", func(s *ServingSummary) int64 { return s.CachedTokens }),
-		counted("prefix_tokens", "prefix tokens", "tokens", none, 0, "shared-prefix tokens completed cohort requests asked of the prefix cache", func(s *ServingSummary) int64 { return s.PrefixTokens }),
-		valued("prefix_hit_rate", "prefix hit rate", "fraction", higher, med, "cached tokens / prefix tokens", func(s *ServingSummary) float64 { return s.HitRate }),
-		valued("mean_batch", "mean batch", "req", none, med, "running requests per replica, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanBatch }),
-		valued("mean_kv_util", "mean KV utilisation", "fraction", none, med, "fraction of KV blocks held, averaged over replicas and the measurement window", func(s *ServingSummary) float64 { return s.MeanKVUtil }),
+		valued("ttft_mean_ms", "TTFT mean", "ms", lower, 0, "mean time to first token of completed cohort requests", func(s *ServingSummary) *float64 { return &s.TTFT.Mean }),
+		valued("ttft_p50_ms", "TTFT p50", "ms", lower, med, "nearest-rank median time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P50 }),
+		valued("ttft_p90_ms", "TTFT p90", "ms", lower, 0, "nearest-rank 90th percentile time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P90 }),
+		valued("ttft_p99_ms", "TTFT p99", "ms", lower, med, "nearest-rank 99th percentile time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P99 }),
+		valued("itl_mean_ms", "ITL mean", "ms", lower, med, "mean over requests of each request's mean inter-token gap", func(s *ServingSummary) *float64 { return &s.ITL.Mean }),
+		valued("itl_p50_ms", "ITL p50", "ms", lower, 0, "nearest-rank median of the requests' mean inter-token gaps", func(s *ServingSummary) *float64 { return &s.ITL.P50 }),
+		valued("itl_p99_ms", "ITL p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' mean inter-token gaps", func(s *ServingSummary) *float64 { return &s.ITL.P99 }),
+		valued("itl_tail_mean_ms", "ITL tail mean", "ms", lower, 0, "mean over requests of each request's own p99 inter-token gap", func(s *ServingSummary) *float64 { return &s.ITLTail.Mean }),
+		valued("itl_tail_p99_ms", "ITL tail p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' own p99 inter-token gaps", func(s *ServingSummary) *float64 { return &s.ITLTail.P99 }),
+		counted("serving_on_time", "serving on time", higher, 0, "cohort requests completed meeting every target of the serving SLO", func(s *ServingSummary) *int { return &s.OnTime }),
+		valued("serving_attainment", "serving attainment", "fraction", higher, med|SummaryMean, "serving on time / cohort arrivals", func(s *ServingSummary) *float64 { return &s.Attainment }),
+		counted("preemptions", "preemptions", lower, med, "preemptions of completed cohort requests", func(s *ServingSummary) *int { return &s.Preemptions }),
+		counted("preempted", "preempted", lower, 0, "completed cohort requests preempted at least once, each counted once", func(s *ServingSummary) *int { return &s.Preempted }),
+		tokens("cached_tokens", "cached tokens", "prompt tokens the prefix cache served to completed cohort requests", func(s *ServingSummary) *int64 { return &s.CachedTokens }),
+		tokens("prefix_tokens", "prefix tokens", "shared-prefix tokens completed cohort requests asked of the prefix cache", func(s *ServingSummary) *int64 { return &s.PrefixTokens }),
+		valued("prefix_hit_rate", "prefix hit rate", "fraction", higher, med, "cached tokens / prefix tokens", func(s *ServingSummary) *float64 { return &s.HitRate }),
+		valued("mean_batch", "mean batch", "req", none, med, "running requests per replica, averaged over replicas and the measurement window", func(s *ServingSummary) *float64 { return &s.MeanBatch }),
+		valued("mean_kv_util", "mean KV utilisation", "fraction", none, med, "fraction of KV blocks held, averaged over replicas and the measurement window", func(s *ServingSummary) *float64 { return &s.MeanKVUtil }),
 	}
 }

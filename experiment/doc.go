@@ -12,7 +12,10 @@
 //     engine.Runner;
 //   - sweep.go (Sweep, RateSweep), study.go and studyrun.go (StudyConfig,
 //     RunStudy and its two phases), shard.go (Shard, RunSweepShard,
-//     AssembleSweep);
+//     AssembleSweep); the shard file that carries a shard's runs to a merge
+//     is the sub-package shardfile (shardfile.go the format, its encoder
+//     and strict reader; head.go a development shard's head alone), each
+//     run as engine's whole record (engine.AppendRunJSON);
 //   - paired.go, interval.go, tdist.go: confidence intervals of paired
 //     per-seed differences between policies, asked for beside the
 //     descriptive tables; study_stats.go the study's standard errors and

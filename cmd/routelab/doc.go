@@ -13,11 +13,11 @@
 //     terminal) and suggest.go (the "did you mean" of an unknown name);
 //   - scripted.go — the entries of --policies: built-in names and policy
 //     files (FILE.go, loaded by dsl/symbols.LoadPolicyFile);
-//   - shard.go, shardspec.go, shardfile.go and merge.go — sharded runs:
-//     --shard i/n or auto (from a Kubernetes Indexed Job's or Slurm array's
-//     environment), the shard file, with recordjson.go (its runs' records
-//     appended without reflection) and version.go (the build that made a
-//     shard, since merge refuses a mix), and `routelab merge`;
+//   - shard.go, shardspec.go and merge.go — sharded runs: --shard i/n or
+//     auto (from a Kubernetes Indexed Job's or Slurm array's environment),
+//     writing and reading shard files (their format is package
+//     experiment/shardfile), with version.go (the build that made a shard,
+//     since merge refuses a mix), and `routelab merge`;
 //   - policies.go (`routelab list`), exec.go (`routelab exec FILE.go`),
 //     notebook.go (`routelab run NOTEBOOK.ipynb`), console.go
 //     (`routelab console`);

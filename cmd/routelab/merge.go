@@ -130,14 +130,14 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 	if err != nil {
 		return nil, err
 	}
-	res, err := experiment.AssembleSweep(cfg.sweep(), runs)
+	res, err := experiment.AssembleSweep(cfg.Sweep(), runs)
 	if err != nil {
 		return nil, err
 	}
 	if m.figures.any() {
 		withSummaryRuns(res)
 	}
-	sw := cfg.sweep()
+	sw := cfg.Sweep()
 	policies, seeds := specNames(sw.Policies), len(sw.Seeds)
 	if cfg.Command == "sweep" {
 		return &merged{
@@ -207,7 +207,7 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 	if len(dev) == 0 || len(val) == 0 {
 		return nil, fmt.Errorf("a study needs its development and its validation shards; %s are %s shards only (the validation round runs with --development)", cutNames(names(shards)), shards[0].Phase)
 	}
-	sc := shards[0].Config.study()
+	sc := shards[0].Config.StudyConfig()
 	devRuns, err := phaseRuns(dev)
 	if err != nil {
 		return nil, fmt.Errorf("development: %w", err)

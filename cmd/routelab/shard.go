@@ -12,6 +12,7 @@ import (
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
+	"github.com/routelab/routelab/experiment/shardfile"
 	"github.com/spf13/cobra"
 )
 
@@ -74,7 +75,7 @@ func (f *shardFlags) check(cmd *cobra.Command, inputs ...string) error {
 
 // start resolves the shard, says on stderr where auto found it, and begins
 // its file.
-func (f *shardFlags) start(stderr io.Writer, command string) (*shardFile, error) {
+func (f *shardFlags) start(stderr io.Writer, command string) (*shardfile.File, error) {
 	s, from, err := parseShard(f.spec, os.LookupEnv)
 	if err != nil {
 		return nil, err
@@ -82,8 +83,8 @@ func (f *shardFlags) start(stderr io.Writer, command string) (*shardFile, error)
 	if from != "" {
 		fmt.Fprintf(stderr, "%s: shard %v from %s\n", command, s, from)
 	}
-	return &shardFile{Format: shardFormat, FormatVersion: shardFormatVersion, Version: buildVersion(),
-		Shard: shardID{s.Index, s.Count}, From: from}, nil
+	return &shardfile.File{Format: shardfile.Format, FormatVersion: shardfile.FormatVersion, Version: buildVersion(),
+		Shard: shardfile.ID{Index: s.Index, Count: s.Count}, From: from}, nil
 }
 
 // runSweep runs the shard's runs of a comparison or sweep and writes its
@@ -93,9 +94,9 @@ func (f *shardFlags) runSweep(ctx context.Context, cmd *cobra.Command, command s
 	if err != nil {
 		return err
 	}
-	s := file.Shard.shard()
-	cfg := sweepExperiment(command, sw, scripts)
-	defer collectLess(s.Size(cfg.runs("")))()
+	s := file.Shard.Shard()
+	cfg := shardfile.SweepConfig(command, sw, scripts.source)
+	defer collectLess(s.Size(cfg.Runs("")))()
 	sw.Progress = progressReporter(cmd.ErrOrStderr(), fmt.Sprintf("%s shard %v", command, s))
 	runs, err := experiment.RunSweepShard(ctx, sw, s)
 	if err != nil {
@@ -134,13 +135,13 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc experi
 	if err != nil {
 		return err
 	}
-	cfg := studyExperiment(sc, scripts)
-	s := file.Shard.shard()
+	cfg := shardfile.StudyConfig(sc, scripts.source)
+	s := file.Shard.Shard()
 	file.Phase = "development"
 	if len(f.development) > 0 {
 		file.Phase = "validation"
 	}
-	defer collectLess(s.Size(cfg.runs(file.Phase)))()
+	defer collectLess(s.Size(cfg.Runs(file.Phase)))()
 	if len(f.development) > 0 {
 		selected, err := selectedBy(f.development, cfg, sc, file.Version)
 		if err != nil {
@@ -164,13 +165,13 @@ func (f *shardFlags) runStudy(ctx context.Context, cmd *cobra.Command, sc experi
 // selectedBy is the weight the development shards select; they must be
 // every development shard of this study, made by this build (version).
 // Only their heads are read: a few numbers per development run.
-func selectedBy(patterns []string, cfg experimentConfig, sc experiment.StudyConfig, version string) (float64, error) {
-	heads := newHeadReader(cfg)
-	shards, err := readShardsWith(patterns, heads.load, heads.read)
+func selectedBy(patterns []string, cfg shardfile.Config, sc experiment.StudyConfig, version string) (float64, error) {
+	heads := shardfile.NewHeadReader(cfg)
+	shards, err := readShardsWith(patterns, heads.Load, heads.Read)
 	if err != nil {
 		return 0, fmt.Errorf("--development: %w", err)
 	}
-	hash, err := cfg.hash()
+	hash, err := cfg.Hash()
 	if err != nil {
 		return 0, err
 	}
@@ -187,7 +188,7 @@ func selectedBy(patterns []string, cfg experimentConfig, sc experiment.StudyConf
 	}
 	attainment := make([]float64, shards[0].Total)
 	for _, sh := range shards {
-		s := sh.Shard.shard()
+		s := sh.Shard.Shard()
 		for k, a := range sh.Attainment {
 			attainment[s.Run(k)] = float64(a)
 		}
@@ -196,11 +197,11 @@ func selectedBy(patterns []string, cfg experimentConfig, sc experiment.StudyConf
 }
 
 // write completes the shard's file and writes it.
-func (f *shardFlags) write(report io.Writer, file *shardFile, cfg experimentConfig, runs []engine.RunSummary) error {
-	if err := file.fill(cfg, runs); err != nil {
+func (f *shardFlags) write(report io.Writer, file *shardfile.File, cfg shardfile.Config, runs []engine.RunSummary) error {
+	if err := file.Fill(cfg, runs); err != nil {
 		return err
 	}
-	data, err := file.encode()
+	data, err := file.Encode()
 	if err != nil {
 		return err
 	}
@@ -216,7 +217,7 @@ func (f *shardFlags) write(report io.Writer, file *shardFile, cfg experimentConf
 // padded so that names sort in shard order: compare-03-of-10.json,
 // study-development-03-of-10.json. A scheduler that cannot put the index in
 // a file name (AWS Batch) needs no shell then.
-func (f *shardFlags) outPath(file *shardFile) (string, error) {
+func (f *shardFlags) outPath(file *shardfile.File) (string, error) {
 	if st, err := os.Stat(f.out); !strings.HasSuffix(f.out, "/") && (err != nil || !st.IsDir()) {
 		return f.out, nil
 	}
@@ -272,19 +273,19 @@ func writeStreamed(report io.Writer, path string, write func(w io.Writer) error)
 // loadedShard is a shard file and the name it was read from.
 type loadedShard struct {
 	name string
-	*shardFile
+	*shardfile.File
 }
 
 // readShards reads and checks shard files; arguments with *, ? or [ are
 // patterns (expanded here, so that a Kubernetes command without a shell
 // can name them), each of which must match a file.
 func readShards(args []string) ([]loadedShard, error) {
-	return readShardsWith(args, os.ReadFile, readShardFile)
+	return readShardsWith(args, os.ReadFile, shardfile.Read)
 }
 
 // readShardsWith reads shard files: load gives a file's bytes, read makes
 // them a shard.
-func readShardsWith(args []string, load func(string) ([]byte, error), read func([]byte) (*shardFile, error)) ([]loadedShard, error) {
+func readShardsWith(args []string, load func(string) ([]byte, error), read func([]byte) (*shardfile.File, error)) ([]loadedShard, error) {
 	var out []loadedShard
 	for _, arg := range args {
 		names := []string{arg}
@@ -369,13 +370,9 @@ func phaseRuns(shards []loadedShard) ([]engine.RunSummary, error) {
 	}
 	out := make([]engine.RunSummary, shards[0].Total)
 	for _, sh := range shards {
-		runs, err := sh.summaries()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", sh.name, err)
-		}
-		s := sh.Shard.shard()
-		for k := range runs {
-			out[s.Run(k)] = runs[k]
+		s := sh.Shard.Shard()
+		for k := range sh.Runs {
+			out[s.Run(k)] = sh.Runs[k].Summary
 		}
 	}
 	return out, nil
@@ -388,10 +385,10 @@ func checkSplit(shards []loadedShard) error {
 	byIndex := map[int]loadedShard{}
 	for _, sh := range shards {
 		if sh.Shard.Count != count {
-			return fmt.Errorf("shards of different splits: %s is shard %v, %s is shard %v", shards[0].name, shards[0].Shard.shard(), sh.name, sh.Shard.shard())
+			return fmt.Errorf("shards of different splits: %s is shard %v, %s is shard %v", shards[0].name, shards[0].Shard.Shard(), sh.name, sh.Shard.Shard())
 		}
 		if first, dup := byIndex[sh.Shard.Index]; dup {
-			return fmt.Errorf("shard %v appears twice: %s and %s", sh.Shard.shard(), first.name, sh.name)
+			return fmt.Errorf("shard %v appears twice: %s and %s", sh.Shard.Shard(), first.name, sh.name)
 		}
 		byIndex[sh.Shard.Index] = sh
 	}

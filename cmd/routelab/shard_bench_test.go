@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/routelab/routelab/experiment"
+	"github.com/routelab/routelab/experiment/shardfile"
 )
 
 // Benchmarks of sharding, on the real binary (docs/performance.md has the
@@ -241,7 +242,7 @@ func BenchmarkSelectFromDevelopmentHeads(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := studyExperiment(sc, &policySet{})
+	cfg := shardfile.StudyConfig(sc, (&policySet{}).source)
 	patterns := []string{filepath.Join(dir, "study-development-*-of-30.json")}
 	b.ResetTimer()
 	for range b.N {

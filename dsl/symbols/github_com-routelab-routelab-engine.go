@@ -14,6 +14,7 @@ var _ = lazily(func() {
 		// function, constant and variable definitions
 		"AIBrix":                    reflect.ValueOf(engine.AIBrix),
 		"Adaptive":                  reflect.ValueOf(engine.Adaptive),
+		"AppendRunJSON":             reflect.ValueOf(engine.AppendRunJSON),
 		"ApproximateIndex":          reflect.ValueOf(engine.ApproximateIndex),
 		"BuiltinPolicy":             reflect.ValueOf(engine.BuiltinPolicy),
 		"BuiltinScenario":           reflect.ValueOf(engine.BuiltinScenario),
@@ -23,6 +24,7 @@ var _ = lazily(func() {
 		"CostPolicy":                reflect.ValueOf(engine.CostPolicy),
 		"Critical":                  reflect.ValueOf(engine.Critical),
 		"DecodeHeavy":               reflect.ValueOf(engine.DecodeHeavy),
+		"DecodeRunJSON":             reflect.ValueOf(engine.DecodeRunJSON),
 		"DefaultAdaptiveParams":     reflect.ValueOf(engine.DefaultAdaptiveParams),
 		"DefaultAlpha":              reflect.ValueOf(constant.MakeFromLiteral("0.1500000000000000000054210108624275221700372640043497085571289062", token.FLOAT, 0)),
 		"DefaultBlocks":             reflect.ValueOf(constant.MakeFromLiteral("16", token.INT, 0)),
