@@ -59,7 +59,8 @@ func (f recordField) text(r *RunSummary) any {
 	return nil // identity has no other kind
 }
 
-// unreported are the summary's figures no metric reports.
+// unreported are the summary's stored figures that no metric reports, so
+// that the record keeps every one of them.
 func unreported() []recordField {
 	serving := func(name string, f func(*ServingSummary) any) recordField {
 		return recordField{name: name, serving: true, ref: func(r *RunSummary) any { return f(r.Serving) }}
@@ -93,10 +94,17 @@ var recordFields = sync.OnceValues(func() ([]recordField, map[string]int) {
 		}
 		fields = append(fields, f)
 	}
-	fields = append(fields, unreported()...)
 	index := make(map[string]int, len(fields))
 	for i, f := range fields {
 		index[f.name] = i
+	}
+	// A figure that has become a metric is written once, where the metrics
+	// are: adding a metric is its line in Metrics() alone.
+	for _, f := range unreported() {
+		if _, ok := index[f.name]; !ok {
+			index[f.name] = len(fields)
+			fields = append(fields, f)
+		}
 	}
 	return fields, index
 })
