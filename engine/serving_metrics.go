@@ -152,6 +152,7 @@ func servingMetrics() []Metric {
 		valued("ttft_mean_ms", "TTFT mean", "ms", lower, 0, "mean time to first token of completed cohort requests", func(s *ServingSummary) *float64 { return &s.TTFT.Mean }),
 		valued("ttft_p50_ms", "TTFT p50", "ms", lower, med, "nearest-rank median time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P50 }),
 		valued("ttft_p90_ms", "TTFT p90", "ms", lower, 0, "nearest-rank 90th percentile time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P90 }),
+		valued("ttft_p95_ms", "TTFT p95", "ms", lower, 0, "nearest-rank 95th percentile time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P95 }),
 		valued("ttft_p99_ms", "TTFT p99", "ms", lower, med, "nearest-rank 99th percentile time to first token", func(s *ServingSummary) *float64 { return &s.TTFT.P99 }),
 		valued("itl_mean_ms", "ITL mean", "ms", lower, med, "mean over requests of each request's mean inter-token gap", func(s *ServingSummary) *float64 { return &s.ITL.Mean }),
 		valued("itl_p50_ms", "ITL p50", "ms", lower, 0, "nearest-rank median of the requests' mean inter-token gaps", func(s *ServingSummary) *float64 { return &s.ITL.P50 }),
