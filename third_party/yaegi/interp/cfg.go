@@ -552,6 +552,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			sc.loop = n
 
+		case selectStmt:
+			// A plain break in a clause exits the select, not the loop around
+			// it (routelab patch).
+			sc = sc.pushBloc()
+			sc.loop = n
+
 		case importSpec:
 			// Already all done in GTA.
 			return false
@@ -1100,7 +1106,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case breakStmt:
 			if len(n.child) == 0 {
-				if sc.loop == nil && !inSelect(n) {
+				if sc.loop == nil {
 					// routelab patch: it was accepted, and did nothing.
 					err = n.cfgErrorf("break is not in a loop, switch, or select")
 					break
@@ -1415,7 +1421,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitCommClause(n)
 
 		case commClause:
 			wireChild(n)
@@ -1426,7 +1432,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitCommClause(n)
 
 		case compositeLitExpr:
 			wireChild(n)
@@ -1988,6 +1994,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case selectStmt:
+			sc = sc.pop()
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
@@ -2456,14 +2463,15 @@ func compDefineX(sc *scope, n *node) error {
 	return nil
 }
 
-// inSelect reports whether n is in a select statement of its function.
-func inSelect(n *node) bool {
-	for p := n.anc; p != nil && p.kind != funcLit && p.kind != funcDecl; p = p.anc {
-		if p.kind == selectStmt {
-			return true
-		}
+// exitCommClause makes the end of a select clause exit the select, unless
+// its last statement branches elsewhere (routelab patch: a final `break L`,
+// `continue` or `goto` was redirected to the select's exit).
+func exitCommClause(n *node) {
+	switch last := n.lastChild(); last.kind {
+	case breakStmt, continueStmt, gotoStmt, returnStmt:
+	default:
+		last.tnext = n.anc.anc // exit node is selectStmt
 	}
-	return false
 }
 
 // declaredByGTA reports whether global type analysis declared the variables

@@ -655,6 +655,17 @@ func convert(n *node) {
 		return
 	}
 
+	if to := numKindOf(typ.Kind()); to != notNum && n.typ.TypeOf() != nil && n.typ.TypeOf().Kind() == typ.Kind() {
+		n.exec = func(f *frame) bltn {
+			v, d := value(f), dest(f)
+			if !convertNumber(d, v, to) {
+				d.Set(v.Convert(typ))
+			}
+			return next
+		}
+		return
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
@@ -680,6 +691,11 @@ func assignFromCall(n *node) {
 		}
 		dvalue[i] = genValue(n.child[i])
 	}
+	fresh := make([]bool, l)
+	for i := range fresh {
+		c := n.child[i]
+		fresh[i] = n.kind == defineXStmt && !c.redeclared && freshOnDefine(n, c)
+	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
 		for i, v := range dvalue {
@@ -688,7 +704,7 @@ func assignFromCall(n *node) {
 			}
 			s := f.data[ncall.findex+i]
 			c := n.child[i]
-			if n.kind == defineXStmt && !c.redeclared {
+			if fresh[i] {
 				// Recreate destination value in case of define statement,
 				// to preserve previous value possibly in use by a closure.
 				data := getFrame(f, c.level).data
@@ -743,7 +759,7 @@ func assign(n *node) {
 				d(f).SetMapIndex(i(f), s(f))
 				return next
 			}
-		case n.kind == defineStmt:
+		case n.kind == defineStmt && freshOnDefine(n, n.child[0]):
 			l := n.level
 			ind := n.findex
 			n.exec = func(f *frame) bltn {
@@ -781,6 +797,10 @@ func assign(n *node) {
 
 	if n.kind == defineStmt {
 		// Handle a multiple var declararation / assign. It cannot be a swap.
+		fresh := make([]bool, n.nleft)
+		for i := range fresh {
+			fresh[i] = freshOnDefine(n, n.child[i])
+		}
 		n.exec = func(f *frame) bltn {
 			for i, s := range svalue {
 				if n.child[i].ident == "_" {
@@ -788,7 +808,9 @@ func assign(n *node) {
 				}
 				data := getFrame(f, level[i]).data
 				j := index[i]
-				data[j] = reflect.New(data[j].Type()).Elem()
+				if fresh[i] {
+					data[j] = reflect.New(data[j].Type()).Elem()
+				}
 				data[j].Set(s(f))
 			}
 			return next
@@ -1013,37 +1035,22 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		def := latestDefinition(def0)
 		start := def.child[3].start
 		numRet := len(def.typ.ret)
+		var recv reflect.Value
+		if rcvr != nil {
+			recv = bindReceiver(rcvr(f), def.types[numRet])
+		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
-			for i, t := range def.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			initSlots(def, def.types, d, 0)
 
 			if rcvr == nil {
 				d = d[numRet:]
 			} else {
 				// Copy method receiver as first argument.
-				src, dest := rcvr(f), d[numRet]
-				sk, dk := src.Kind(), dest.Kind()
-				for {
-					vs, ok := src.Interface().(valueInterface)
-					if !ok {
-						break
-					}
-					src = vs.value
-					sk = src.Kind()
-				}
-				switch {
-				case sk == reflect.Ptr && dk != reflect.Ptr:
-					dest.Set(src.Elem())
-				case sk != reflect.Ptr && dk == reflect.Ptr:
-					dest.Set(src.Addr())
-				default:
-					dest.Set(src)
-				}
+				d[numRet].Set(recv)
 				d = d[numRet+1:]
 			}
 
@@ -1379,15 +1386,11 @@ func call(n *node) {
 		for i, v := range rvalues {
 			if v != nil {
 				nf.data[i] = v(f)
-			} else {
-				nf.data[i] = reflect.New(def.types[i]).Elem()
 			}
 		}
 
-		// Init local frame values
-		for i, t := range def.types[numRet:] {
-			nf.data[numRet+i] = reflect.New(t).Elem()
-		}
+		// Init the other return values and the local frame values.
+		initSlots(def, def.types, nf.data, 0)
 
 		// Init variadic argument vector
 		if variadic >= 0 {
@@ -1406,6 +1409,11 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
+					if k := val.Kind(); k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String {
+						// A number or a string: neither of the cases below.
+						dest[i].Set(val)
+						continue
+					}
 					if val.IsZero() && dest[i].Kind() != reflect.Interface {
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.
@@ -1933,9 +1941,7 @@ func getFunc(n *node) {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
-			for i, t := range n.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			initSlots(n, n.types, d, 0)
 			d = d[numRet:]
 
 			// Copy function input arguments in local frame.
@@ -3431,7 +3437,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i].Set(r)
 					if r.Bool() {
 						return tnext
 					}
@@ -3446,6 +3452,7 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
+				getFrame(f, l).data[i].Set(v)
 				if v.Bool() {
 					return tnext
 				}
@@ -3456,7 +3463,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i].Set(r)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3464,11 +3471,11 @@ func recv(n *node) {
 				done := f.done
 				f.mutex.RUnlock()
 
-				var chosen int
-				chosen, getFrame(f, l).data[i], _ = reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
+				chosen, r, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
 				if chosen == 0 {
 					return nil
 				}
+				getFrame(f, l).data[i].Set(r)
 				return tnext
 			}
 		}
@@ -3478,15 +3485,15 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					getFrame(f, l).data[i] = r
+					getFrame(f, l).data[i].Set(r)
 					return tnext
 				}
 				return fnext
 			}
 		} else {
-			i := n.findex
 			n.exec = func(f *frame) bltn {
-				getFrame(f, l).data[i], _ = value(f).Recv()
+				r, _ := value(f).Recv()
+				getFrame(f, l).data[i].Set(r)
 				return tnext
 			}
 		}
@@ -3659,6 +3666,8 @@ func _select(n *node) {
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
+	lvalues := make([]bltn, nbClause)
+	okLvalues := make([]bltn, nbClause)
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -3674,16 +3683,26 @@ func _select(n *node) {
 		}
 		// The comm clause is in send or recv direction.
 		switch c0 := cl.child[0]; {
-		case len(cl.child) > 1:
-			// The comm clause contains a channel operation and a clause body.
-			clause[i] = getExec(cl.child[1].start)
+		case len(cl.child) > 1 || (c0.kind != sendStmt && !(c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv)):
+			// The comm clause contains a channel operation and a clause body,
+			// or a receive assigned to variables and an empty body (routelab
+			// patch: its direction was left invalid).
+			if len(cl.child) > 1 {
+				clause[i] = getExec(cl.child[1].start)
+			} else {
+				clause[i] = func(*frame) bltn { return next }
+			}
 			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectRecv {
+					lvalues[i] = lvalueExec(assigned[i])
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
+				okLvalues[i] = lvalueExec(ok[i])
 			}
 		case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 			// The comm clause has an empty body clause after channel receive.
@@ -3720,8 +3739,10 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			runLvalue(lvalues[j], f)
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
+				runLvalue(okLvalues[j], f)
 				okValues[j](f).SetBool(s)
 			}
 		}
