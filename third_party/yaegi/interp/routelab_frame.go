@@ -199,3 +199,17 @@ func runLvalue(exec bltn, f *frame) {
 		exec = exec(f)
 	}
 }
+
+// copyValue returns a copy of v that later assignments to v's variable do
+// not change. A deferred call keeps its function value and arguments as
+// evaluated at the defer statement; yaegi kept the frame's values, which
+// are the variables themselves, so `x := 1; defer show(x); x = 2` showed 2
+// (routelab patch).
+func copyValue(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}

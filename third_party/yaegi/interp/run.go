@@ -219,9 +219,15 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		}
 		f.mutex.Lock()
 		f.recovered = recover()
-		for _, val := range f.deferred {
+		deferred := f.deferred
+		f.mutex.Unlock()
+		// The deferred calls run without the frame's lock: a closure defined
+		// in this frame locks it when it returns (routelab patch: `defer f()`
+		// of a closure variable in a function literal deadlocked).
+		for _, val := range deferred {
 			val[0].Call(val[1:])
 		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -1308,12 +1314,19 @@ func call(n *node) {
 
 	if n.anc.kind == deferStmt {
 		// Store function call in frame for deferred execution.
-		value = genFunctionWrapper(c0)
+		if c0.kind == identExpr && c0.sym != nil && c0.sym.kind == varSym {
+			// A variable: the function value it holds when the defer runs
+			// (routelab patch: in a function literal, the wrapper ran the
+			// node in the variable's val, the enclosing literal, for ever).
+			value = genFuncValue(c0)
+		} else {
+			value = genFunctionWrapper(c0)
+		}
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = value(f)
+			val[0] = copyValue(value(f))
 			for i, v := range values {
-				val[i+1] = v(f)
+				val[i+1] = copyValue(v(f))
 			}
 			f.deferred = append([][]reflect.Value{val}, f.deferred...)
 			return tnext
