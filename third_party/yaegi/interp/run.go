@@ -1422,7 +1422,7 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
-					if k := val.Kind(); k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String {
+					if k := val.Kind(); (k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String) && dest[i].Type() == val.Type() {
 						// A number or a string: neither of the cases below.
 						dest[i].Set(val)
 						continue
