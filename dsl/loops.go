@@ -137,8 +137,9 @@ func prependCopies(body *ast.BlockStmt, pairs []*ast.Ident) {
 // goStmt makes a panic in a goroutine started by a cell a reported error
 // instead of the end of the process (yaegi re-panics it on a fresh
 // goroutine, where nothing can recover it). A function literal gets a
-// deferred recover; another call is moved into one, its non-constant
-// arguments evaluated first, as the go statement would.
+// deferred recover; another call is moved into one, its method value or
+// function field and its non-constant arguments evaluated first, as the go
+// statement would.
 func (rw *rewriter) goStmt(s *ast.GoStmt) []ast.Stmt {
 	pos := s.Go
 	guard := synthStmt("defer func() { if r := recover(); r != nil { _rl_goPanic(r) } }()", pos)
@@ -147,6 +148,15 @@ func (rw *rewriter) goStmt(s *ast.GoStmt) []ast.Stmt {
 		return []ast.Stmt{s}
 	}
 	var hoisted []ast.Stmt
+	if sel, ok := s.Call.Fun.(*ast.SelectorExpr); ok {
+		// A method value binds its receiver at the go statement (x.M),
+		// as does a function field (x.f): both are evaluated first.
+		if x, isIdent := sel.X.(*ast.Ident); !isIdent || rw.imports[x.Name] == "" {
+			fn := &ast.Ident{NamePos: sel.Pos(), Name: rw.fresh("fn")}
+			hoisted = append(hoisted, &ast.AssignStmt{Lhs: []ast.Expr{fn}, TokPos: sel.Pos(), Tok: token.DEFINE, Rhs: []ast.Expr{sel}})
+			s.Call.Fun = &ast.Ident{NamePos: sel.Pos(), Name: fn.Name}
+		}
+	}
 	for k, a := range s.Call.Args {
 		if rw.constant(newScope(nil), a) {
 			continue

@@ -298,16 +298,6 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 			// case x := <-c: declares x, case x = <-c: assigns it (routelab
 			// patch: it declared a new x too, and the received value was lost).
-			// The select stores into a variable only; into x.a or a[i] the
-			// value would be lost.
-			if len(n.child) > 0 && n.child[0].kind == assignStmt {
-				for _, d := range n.child[0].child[:n.child[0].nleft] {
-					if d.kind != identExpr {
-						err = d.cfgErrorf("the interpreter cannot receive into %s in a select case: receive into a variable (case v := <-c:) and assign %s = v in the clause", exprText(d), exprText(d))
-						return false
-					}
-				}
-			}
 			if len(n.child) > 0 && n.child[0].action == aAssign && n.child[0].kind == defineStmt {
 				ch := n.child[0].child[1].child[0]
 				var typ *itype
@@ -561,6 +551,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if i, l := getDefault(n), len(c)-1; i >= 0 && i != l {
 				c[i], c[l] = c[l], c[i]
 			}
+			sc = sc.pushBloc()
+			sc.loop = n
+
+		case selectStmt:
+			// A plain break in a clause exits the select, not the loop around
+			// it (routelab patch).
 			sc = sc.pushBloc()
 			sc.loop = n
 
@@ -1117,7 +1113,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case breakStmt:
 			if len(n.child) == 0 {
-				if sc.loop == nil && !inSelect(n) {
+				if sc.loop == nil {
 					// routelab patch: it was accepted, and did nothing.
 					err = n.cfgErrorf("break is not in a loop, switch, or select")
 					break
@@ -1433,7 +1429,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return
 			}
 			n.start = n.child[0].start
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitCommClause(n)
 
 		case commClause:
 			wireChild(n)
@@ -1444,7 +1440,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			if len(n.child) > 1 {
 				n.start = n.child[1].start // Skip chan operation, performed by select
 			}
-			n.lastChild().tnext = n.anc.anc // exit node is selectStmt
+			exitCommClause(n)
 
 		case compositeLitExpr:
 			wireChild(n)
@@ -2006,6 +2002,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 
 		case selectStmt:
+			sc = sc.pop()
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
@@ -2474,14 +2471,15 @@ func compDefineX(sc *scope, n *node) error {
 	return nil
 }
 
-// inSelect reports whether n is in a select statement of its function.
-func inSelect(n *node) bool {
-	for p := n.anc; p != nil && p.kind != funcLit && p.kind != funcDecl; p = p.anc {
-		if p.kind == selectStmt {
-			return true
-		}
+// exitCommClause makes the end of a select clause exit the select, unless
+// its last statement branches elsewhere (routelab patch: a final `break L`,
+// `continue` or `goto` was redirected to the select's exit).
+func exitCommClause(n *node) {
+	switch last := n.lastChild(); last.kind {
+	case breakStmt, continueStmt, gotoStmt, returnStmt:
+	default:
+		last.tnext = n.anc.anc // exit node is selectStmt
 	}
-	return false
 }
 
 // declaredByGTA reports whether global type analysis declared the variables

@@ -57,6 +57,7 @@ type node struct {
 	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
 	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
 	typeArg    bool           // a type argument put in place of a type parameter by genAST (routelab patch)
+	layout     *frameLayout   // the struct of a function's frame slots, accessed atomically (routelab patch)
 }
 
 func (n *node) shouldBreak() bool {
@@ -127,11 +128,8 @@ type frame struct {
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {
-	f := &frame{
-		anc:  anc,
-		data: make([]reflect.Value, length),
-		id:   id,
-	}
+	f := allocFrame(length)
+	f.anc, f.id = anc, id
 	if anc == nil {
 		f.root = f
 	} else {

@@ -45,3 +45,17 @@ func nilReceiverError(def *node, viaInterface bool) error {
 	}
 	return panicwrapError("value method " + pkg + "." + t.name + "." + def.child[1].ident + " called using nil *" + t.name + " pointer")
 }
+
+// isNilPointerFor tells whether src, past the interpreter's interface
+// wrappers, is a nil pointer bound to a value receiver param: Go panics
+// there, where reflect would fail on the missing value.
+func isNilPointerFor(src reflect.Value, param reflect.Type) bool {
+	for {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	return src.Kind() == reflect.Ptr && param.Kind() != reflect.Ptr && src.IsNil()
+}

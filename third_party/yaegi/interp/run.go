@@ -219,9 +219,15 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		}
 		f.mutex.Lock()
 		f.recovered = recover()
-		for _, val := range f.deferred {
+		deferred := f.deferred
+		f.mutex.Unlock()
+		// The deferred calls run without the frame's lock: a closure defined
+		// in this frame locks it when it returns (routelab patch: `defer f()`
+		// of a closure variable in a function literal deadlocked).
+		for _, val := range deferred {
 			val[0].Call(val[1:])
 		}
+		f.mutex.Lock()
 		if f.recovered != nil {
 			oNode := originalExecNode(n, exec)
 			if oNode == nil {
@@ -655,6 +661,17 @@ func convert(n *node) {
 		return
 	}
 
+	if to := numKindOf(typ.Kind()); to != notNum && n.typ.TypeOf() != nil && n.typ.TypeOf().Kind() == typ.Kind() {
+		n.exec = func(f *frame) bltn {
+			v, d := value(f), dest(f)
+			if !convertNumber(d, v, to) {
+				d.Set(v.Convert(typ))
+			}
+			return next
+		}
+		return
+	}
+
 	n.exec = func(f *frame) bltn {
 		if doConvert {
 			dest(f).Set(value(f).Convert(typ))
@@ -680,6 +697,11 @@ func assignFromCall(n *node) {
 		}
 		dvalue[i] = genValue(n.child[i])
 	}
+	fresh := make([]bool, l)
+	for i := range fresh {
+		c := n.child[i]
+		fresh[i] = n.kind == defineXStmt && !c.redeclared && freshOnDefine(n, c)
+	}
 	next := getExec(n.tnext)
 	n.exec = func(f *frame) bltn {
 		for i, v := range dvalue {
@@ -688,7 +710,7 @@ func assignFromCall(n *node) {
 			}
 			s := f.data[ncall.findex+i]
 			c := n.child[i]
-			if n.kind == defineXStmt && !c.redeclared {
+			if fresh[i] {
 				// Recreate destination value in case of define statement,
 				// to preserve previous value possibly in use by a closure.
 				data := getFrame(f, c.level).data
@@ -743,7 +765,7 @@ func assign(n *node) {
 				d(f).SetMapIndex(i(f), s(f))
 				return next
 			}
-		case n.kind == defineStmt:
+		case n.kind == defineStmt && freshOnDefine(n, n.child[0]):
 			l := n.level
 			ind := n.findex
 			n.exec = func(f *frame) bltn {
@@ -781,6 +803,10 @@ func assign(n *node) {
 
 	if n.kind == defineStmt {
 		// Handle a multiple var declararation / assign. It cannot be a swap.
+		fresh := make([]bool, n.nleft)
+		for i := range fresh {
+			fresh[i] = freshOnDefine(n, n.child[i])
+		}
 		n.exec = func(f *frame) bltn {
 			for i, s := range svalue {
 				if n.child[i].ident == "_" {
@@ -788,7 +814,9 @@ func assign(n *node) {
 				}
 				data := getFrame(f, level[i]).data
 				j := index[i]
-				data[j] = reflect.New(data[j].Type()).Elem()
+				if fresh[i] {
+					data[j] = reflect.New(data[j].Type()).Elem()
+				}
 				data[j].Set(s(f))
 			}
 			return next
@@ -1025,40 +1053,26 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		def := latestDefinition(def0)
 		start := def.child[3].start
 		numRet := len(def.typ.ret)
+		var recv reflect.Value
+		if rcvr != nil {
+			r := rcvr(f)
+			if isNilPointerFor(r, def.types[numRet]) {
+				panic(nilReceiverError(def, n.recv.node == nil))
+			}
+			recv = bindReceiver(r, def.types[numRet])
+		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
 			d := fr.data
-			for i, t := range def.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			initSlots(def, def.types, d, 0)
 
 			if rcvr == nil {
 				d = d[numRet:]
 			} else {
 				// Copy method receiver as first argument.
-				src, dest := rcvr(f), d[numRet]
-				sk, dk := src.Kind(), dest.Kind()
-				for {
-					vs, ok := src.Interface().(valueInterface)
-					if !ok {
-						break
-					}
-					src = vs.value
-					sk = src.Kind()
-				}
-				switch {
-				case sk == reflect.Ptr && dk != reflect.Ptr:
-					if src.IsNil() {
-						panic(nilReceiverError(def, n.recv.node == nil))
-					}
-					dest.Set(src.Elem())
-				case sk != reflect.Ptr && dk == reflect.Ptr:
-					dest.Set(src.Addr())
-				default:
-					dest.Set(src)
-				}
+				d[numRet].Set(recv)
 				d = d[numRet+1:]
 			}
 
@@ -1316,10 +1330,17 @@ func call(n *node) {
 
 	if n.anc.kind == deferStmt {
 		// Store function call in frame for deferred execution.
-		value = genFunctionWrapper(c0)
+		if c0.kind == identExpr && c0.sym != nil && c0.sym.kind == varSym {
+			// A variable: the function value it holds when the defer runs
+			// (routelab patch: in a function literal, the wrapper ran the
+			// node in the variable's val, the enclosing literal, for ever).
+			value = genFuncValue(c0)
+		} else {
+			value = genFunctionWrapper(c0)
+		}
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = value(f)
+			val[0] = copyValue(value(f))
 			for i, v := range values {
 				// The arguments are evaluated now: a copy, not the variable
 				// (defer f(v) in a loop that changes v).
@@ -1396,15 +1417,11 @@ func call(n *node) {
 		for i, v := range rvalues {
 			if v != nil {
 				nf.data[i] = v(f)
-			} else {
-				nf.data[i] = reflect.New(def.types[i]).Elem()
 			}
 		}
 
-		// Init local frame values
-		for i, t := range def.types[numRet:] {
-			nf.data[numRet+i] = reflect.New(t).Elem()
-		}
+		// Init the other return values and the local frame values.
+		initSlots(def, def.types, nf.data, 0)
 
 		// Init variadic argument vector
 		if variadic >= 0 {
@@ -1423,6 +1440,11 @@ func call(n *node) {
 					}
 				default:
 					val := v(f)
+					if k := val.Kind(); (k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String) && dest[i].Type() == val.Type() {
+						// A number or a string: neither of the cases below.
+						dest[i].Set(val)
+						continue
+					}
 					if val.IsZero() && dest[i].Kind() != reflect.Interface {
 						// Work around a recursive struct zero interface issue.
 						// Once there is a better way to handle this case, the dest can just be set.
@@ -1950,9 +1972,7 @@ func getFunc(n *node) {
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr2 := newFrame(fr, len(n.types), fr.runid())
 			d := fr2.data
-			for i, t := range n.types {
-				d[i] = reflect.New(t).Elem()
-			}
+			initSlots(n, n.types, d, 0)
 			d = d[numRet:]
 
 			// Copy function input arguments in local frame.
@@ -3463,6 +3483,7 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
+				getFrame(f, l).data[i].Set(v)
 				if v.Bool() {
 					return tnext
 				}
@@ -3501,7 +3522,6 @@ func recv(n *node) {
 				return fnext
 			}
 		} else {
-			i := n.findex
 			n.exec = func(f *frame) bltn {
 				v, _ := value(f).Recv()
 				setSlot(getFrame(f, l).data, i, v)
@@ -3677,6 +3697,8 @@ func _select(n *node) {
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
+	lvalues := make([]bltn, nbClause)
+	okLvalues := make([]bltn, nbClause)
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -3692,16 +3714,26 @@ func _select(n *node) {
 		}
 		// The comm clause is in send or recv direction.
 		switch c0 := cl.child[0]; {
-		case len(cl.child) > 1:
-			// The comm clause contains a channel operation and a clause body.
-			clause[i] = getExec(cl.child[1].start)
+		case len(cl.child) > 1 || (c0.kind != sendStmt && !(c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv)):
+			// The comm clause contains a channel operation and a clause body,
+			// or a receive assigned to variables and an empty body (routelab
+			// patch: its direction was left invalid).
+			if len(cl.child) > 1 {
+				clause[i] = getExec(cl.child[1].start)
+			} else {
+				clause[i] = func(*frame) bltn { return next }
+			}
 			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
 			chanValues[i] = genValue(chans[i])
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
+				if cases[i].Dir == reflect.SelectRecv {
+					lvalues[i] = lvalueExec(assigned[i])
+				}
 			}
 			if ok[i] != nil {
 				okValues[i] = genValue(ok[i])
+				okLvalues[i] = lvalueExec(ok[i])
 			}
 		case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 			// The comm clause has an empty body clause after channel receive.
@@ -3754,8 +3786,10 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			runLvalue(lvalues[j], f)
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
+				runLvalue(okLvalues[j], f)
 				okValues[j](f).SetBool(s)
 			}
 		}

@@ -94,6 +94,13 @@ func genValueAsFunctionWrapper(n *node) func(*frame) reflect.Value {
 
 func genValueAs(n *node, t reflect.Type) func(*frame) reflect.Value {
 	value := genValue(n)
+	if n.kind != funcDecl && (n.kind == basicLit || n.rval.IsValid()) {
+		// A constant converts once, not at each use (routelab patch).
+		if v, k := value(nil), n.rval.Kind(); k >= reflect.Bool && k <= reflect.Complex128 || k == reflect.String {
+			cv := v.Convert(t)
+			return func(*frame) reflect.Value { return cv }
+		}
+	}
 
 	return func(f *frame) reflect.Value {
 		v := value(f)

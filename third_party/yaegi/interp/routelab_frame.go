@@ -1,0 +1,201 @@
+package interp
+
+import (
+	"reflect"
+	"strconv"
+	"sync/atomic"
+	"unsafe"
+)
+
+// routelab patch: a call allocates the slots of its frame at once. yaegi made
+// every local variable and temporary of a function a reflect.New of its own
+// at each call (a dozen allocations for a small function); a function's slots
+// are now the fields of one struct type, built on its first call, so a call
+// allocates one value and takes its fields.
+
+// frameLayout is the struct type of a function's frame slots.
+type frameLayout struct {
+	types []reflect.Type // the slot types it was built for
+	typ   reflect.Type   // nil when reflect cannot build the struct
+}
+
+// slotLayout returns the layout of types, the frame types of def.
+func slotLayout(def *node, types []reflect.Type) *frameLayout {
+	p := (*unsafe.Pointer)(unsafe.Pointer(&def.layout))
+	if l := (*frameLayout)(atomic.LoadPointer(p)); l != nil && sameTypes(l.types, types) {
+		return l
+	}
+	l := &frameLayout{types: types, typ: slotStruct(types)}
+	atomic.StorePointer(p, unsafe.Pointer(l))
+	return l
+}
+
+// sameTypes reports whether a and b are the same slice.
+func sameTypes(a, b []reflect.Type) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// slotStruct returns a struct type with a field per type, or nil.
+func slotStruct(types []reflect.Type) (t reflect.Type) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	fields := make([]reflect.StructField, len(types))
+	for i, ft := range types {
+		fields[i] = reflect.StructField{Name: "F" + strconv.Itoa(i), Type: ft}
+	}
+	return reflect.StructOf(fields)
+}
+
+// initSlots sets data[i], for i from start on, to a new zero value of
+// types[i], settable and addressable, skipping the slots already set.
+func initSlots(def *node, types []reflect.Type, data []reflect.Value, start int) {
+	l := slotLayout(def, types)
+	if l.typ == nil {
+		for i := start; i < len(types); i++ {
+			if !data[i].IsValid() {
+				data[i] = reflect.New(types[i]).Elem()
+			}
+		}
+		return
+	}
+	block := reflect.New(l.typ).Elem()
+	for i := start; i < len(types); i++ {
+		if !data[i].IsValid() {
+			data[i] = block.Field(i)
+		}
+	}
+}
+
+// routelab patch: `x := v` reuses the storage of x when nothing can hold on
+// to it. yaegi gave the variables of every define statement new storage at
+// each execution, so that a closure or a pointer taking an earlier value
+// keeps it; that is an allocation per variable in every loop iteration and
+// call. Storage is reused for a variable of a basic type without methods
+// (its address can only be taken by & or a closure) in a function with
+// neither a function literal nor an & operator.
+
+// freshOnDefine reports whether the define statement n must give the
+// variable c new storage each time it runs.
+func freshOnDefine(n, c *node) bool {
+	t := c.typ
+	if t == nil || len(t.method) > 0 {
+		return true
+	}
+	rt := t.TypeOf()
+	if rt == nil || rt.NumMethod() > 0 || reflect.PointerTo(rt).NumMethod() > 0 {
+		return true
+	}
+	switch rt.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.String:
+	default:
+		return true
+	}
+	fun := n.anc
+	for fun != nil && fun.kind != funcDecl && fun.kind != funcLit {
+		fun = fun.anc
+	}
+	if fun == nil || len(fun.child) < 4 {
+		return true
+	}
+	// The tree of a generic function's instance can refer back to itself.
+	seen := map[*node]bool{}
+	shared := false
+	fun.child[3].Walk(func(m *node) bool {
+		if m.kind == funcLit || m.action == aAddr {
+			shared = true
+		}
+		if seen[m] {
+			return false
+		}
+		seen[m] = true
+		return !shared
+	}, nil)
+	return shared
+}
+
+// allocFrame returns a frame with length data slots; a small frame and its
+// slots are one allocation (routelab patch: they were two at every call).
+func allocFrame(length int) *frame {
+	switch {
+	case length <= 4:
+		b := new(struct {
+			f frame
+			d [4]reflect.Value
+		})
+		b.f.data = b.d[:length:length]
+		return &b.f
+	case length <= 8:
+		b := new(struct {
+			f frame
+			d [8]reflect.Value
+		})
+		b.f.data = b.d[:length:length]
+		return &b.f
+	case length <= 16:
+		b := new(struct {
+			f frame
+			d [16]reflect.Value
+		})
+		b.f.data = b.d[:length:length]
+		return &b.f
+	case length <= 32:
+		b := new(struct {
+			f frame
+			d [32]reflect.Value
+		})
+		b.f.data = b.d[:length:length]
+		return &b.f
+	}
+	return &frame{data: make([]reflect.Value, length)}
+}
+
+// bindReceiver returns the receiver src of a method value, for a receiver
+// parameter of type param: its address for a pointer receiver, else a copy
+// of it. Go evaluates the receiver where the method value is taken (`f :=
+// s.M`, `go s.M()`, `defer s.M()`); yaegi read it at each call, so later
+// changes to s showed through (routelab patch).
+func bindReceiver(src reflect.Value, param reflect.Type) reflect.Value {
+	for {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	sk, dk := src.Kind(), param.Kind()
+	switch {
+	case sk == reflect.Ptr && dk != reflect.Ptr:
+		src = src.Elem()
+	case sk != reflect.Ptr && dk == reflect.Ptr:
+		return src.Addr()
+	case sk == reflect.Ptr:
+		return src
+	}
+	c := reflect.New(src.Type()).Elem()
+	c.Set(src)
+	return c
+}
+
+// lvalueExec returns the code that evaluates the destination n of a receive
+// in a select clause (`case x.a = <-c:`, `case *f() = <-c:`), or nil for a
+// variable. The select skips the clause's assignment statement, so that
+// code never ran and the value went to a temporary (routelab patch); it
+// runs once the clause is chosen, as Go evaluates it then.
+func lvalueExec(n *node) bltn {
+	if n.kind == identExpr {
+		return nil
+	}
+	n.tnext = nil
+	return getExec(n.start)
+}
+
+func runLvalue(exec bltn, f *frame) {
+	for exec != nil {
+		exec = exec(f)
+	}
+}

@@ -1,0 +1,146 @@
+package interp_test
+
+import (
+	"testing"
+
+	"github.com/traefik/yaegi/interp"
+)
+
+// Benchmarks of the interpreter's inner loop: calls, integer arithmetic
+// in a loop, and channel operations between goroutines.
+
+func benchEval(b *testing.B, src, call string) {
+	b.Helper()
+	i := interp.New(interp.Options{})
+	if _, err := i.Eval(src); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		if _, err := i.Eval(call); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRoutelabCalls(b *testing.B) {
+	benchEval(b, `
+func fib(x int) (int, int) {
+	if x < 3 {
+		return 0, x
+	}
+	a, b := fib(x - 2)
+	c, d := fib(x - 1)
+	return a + d, b + c
+}`, `fib(22)`)
+}
+
+func BenchmarkRoutelabLoop(b *testing.B) {
+	benchEval(b, `
+func loop(n int) int64 {
+	var s int64
+	for i := 0; i < n; i++ {
+		a := int64(i) * 7
+		s += a / 3 % 11
+	}
+	return s
+}`, `loop(100000)`)
+}
+
+func BenchmarkRoutelabChan(b *testing.B) {
+	benchEval(b, `
+func pingpong(n int) int {
+	c := make(chan int)
+	done := make(chan int)
+	go func() {
+		s := 0
+		for v := range c {
+			s += v
+		}
+		done <- s
+	}()
+	for i := 0; i < n; i++ {
+		c <- i
+	}
+	close(c)
+	return <-done
+}`, `pingpong(10000)`)
+}
+
+// The faster call path keeps Go's semantics: variables defined in a loop
+// are new at each iteration when a closure or a pointer holds them, the
+// results of a call and its arguments are copies, a constant returned for a
+// typed result has that type.
+func TestRoutelabFrameSemantics(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type pt struct{ x, y int }
+
+func two(a int) (int, int) { return a, 0 }
+
+func swap(p pt) pt { p.x, p.y = p.y, p.x; return p }
+
+func main() {
+	var fs []func() int
+	var ps []*int
+	for i := 0; i < 3; i++ {
+		v := i * 10
+		w, _ := two(i)
+		fs = append(fs, func() int { return v + w })
+	}
+	for i := 0; i < 3; i++ {
+		v := i
+		ps = append(ps, &v)
+	}
+	for _, f := range fs {
+		fmt.Print(f(), " ")
+	}
+	for _, p := range ps {
+		fmt.Print(*p, " ")
+	}
+	p := pt{1, 2}
+	q := swap(p)
+	s := 0
+	for i := 0; i < 4; i++ {
+		a, b := two(i)
+		c := a + b
+		s += c
+	}
+	var f float64 = 1
+	g := func() float64 { return 2 }
+	fmt.Println(p, q, s, f+g())
+}
+`
+	if got, want := runProgram(t, src), "0 11 22 0 1 2 {1 2} {2 1} 6 3\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Numeric conversions set their result in place and convert as Go does.
+func TestRoutelabNumberConversions(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type celsius float64
+
+func main() {
+	i := -3
+	u := uint8(250)
+	x := 2.75
+	var f32 float32 = 1.1
+	fmt.Println(uint8(i), int8(u), uint16(i), int(x), int(-x), uint32(x), float32(x), float64(f32), celsius(i), int64(u)+1, byte(300+i))
+	var s int64
+	for k := 0; k < 5; k++ {
+		s += int64(k) * 3
+	}
+	fmt.Println(s, float64(s)/2, uint64(1<<63)+uint64(s))
+}
+`
+	want := "253 -6 65533 2 -2 2 2.75 1.100000023841858 -3 251 41\n30 15 9223372036854775838\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
