@@ -115,9 +115,33 @@ func (c *Comparison) tableRows() (head []string, rows [][]string) {
 
 // headline is the table's first line: the scenario and the protocol.
 func (c *Comparison) headline() string {
-	return fmt.Sprintf("%s — %s, %s, %d seeds, %g s warm-up + %g s measured, SLO %g ms",
+	return fmt.Sprintf("%s — %s, %s, %d seeds, %g s warm-up + %g s measured, %s",
 		c.Scenario.Name, c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds),
-		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.Protocol.SLO)
+		c.Protocol.Warmup/1000, c.Protocol.Measure/1000, c.SLOText())
+}
+
+// SLOText names the targets the comparison's attainment counts: the
+// protocol's end-to-end SLO ("SLO 50 ms"), or for a serving scenario, whose
+// tables and figures report the serving SLO instead, its targets
+// ("serving SLO: TTFT ≤ 500 ms, ITL ≤ 50 ms").
+func (c *Comparison) SLOText() string {
+	if c.Scenario.Serving == nil {
+		return fmt.Sprintf("SLO %g ms", c.Protocol.SLO)
+	}
+	slo := c.Scenario.Serving.SLO
+	var parts []string
+	for _, t := range []struct {
+		name string
+		ms   float64
+	}{{"TTFT", slo.TTFTMs}, {"ITL", slo.ITLMs}, {"ITL p99", slo.ITLP99Ms}, {"end to end", slo.E2EMs}} {
+		if t.ms > 0 {
+			parts = append(parts, fmt.Sprintf("%s ≤ %g ms", t.name, t.ms))
+		}
+	}
+	if len(parts) == 0 {
+		return "serving SLO: none (every completed request attains)"
+	}
+	return "serving SLO: " + strings.Join(parts, ", ")
 }
 
 const comparisonNote = "medians across seeds; the p99 range is the observed min–max, not a confidence interval"

@@ -107,8 +107,8 @@ func markerEntries(cv *canvas, names []string) []legendEntry {
 
 // setupLine describes what was run.
 func setupLine(c *experiment.Comparison) string {
-	return fmt.Sprintf("%s · %s · %d seeds · %g s measured after %g s warm-up · SLO %g ms",
-		c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.Protocol.SLO)
+	return fmt.Sprintf("%s · %s · %d seeds · %g s measured after %g s warm-up · %s",
+		c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.SLOText())
 }
 
 // winnersLine names the best median p99 and the best median attainment.

@@ -552,6 +552,13 @@ func TestComparisonTable(t *testing.T) {
 	if strings.Contains(tab, "NaN") {
 		t.Error("NaN in the table")
 	}
+	// The note on em dashes is there when a cell is undefined, and only then.
+	if !strings.Contains(tab, "— : undefined") {
+		t.Error("a table with undefined cells does not say what — means")
+	}
+	if full := ComparisonTable(testComparison(t, "steady")); strings.Contains(full, "— : undefined") {
+		t.Error("a table without undefined cells explains —")
+	}
 	// The best p99 is bold: adaptive's or latency-aware's, whichever is lower.
 	best := slices.MinFunc(c.Policies[1:], func(a, b experiment.PolicyResult) int { return cmp.Compare(a.Summary.MedianP99, b.Summary.MedianP99) })
 	if !doc.bold[best.Name+"/4"] || len(doc.bold) < 5 {
@@ -604,7 +611,7 @@ func parseXHTML(t *testing.T, s string) xhtmlTable {
 				Style string `xml:"style,attr"`
 				Text  string `xml:",chardata"`
 			} `xml:"td"`
-		} `xml:"tbody>tr"`
+		} `xml:"table>tbody>tr"`
 	}
 	dec := xml.NewDecoder(strings.NewReader(s))
 	dec.Strict = true

@@ -18,8 +18,8 @@ func tableColumns(c *experiment.Comparison) []experiment.Column {
 }
 
 const (
-	cellStyle = `padding:0.3em 0.75em;text-align:right;white-space:nowrap;border-bottom:1px solid rgba(128,128,128,0.25);`
-	headStyle = `padding:0.3em 0.75em;text-align:right;white-space:nowrap;font-weight:600;border-bottom:1px solid rgba(128,128,128,0.7);vertical-align:bottom;`
+	cellStyle = `padding:0.3em 0.5em;text-align:right;white-space:nowrap;border-bottom:1px solid rgba(128,128,128,0.25);`
+	headStyle = `padding:0.3em 0.5em;text-align:right;white-space:nowrap;font-weight:600;border-bottom:1px solid rgba(128,128,128,0.7);vertical-align:bottom;`
 	bestStyle = `font-weight:700;`
 )
 
@@ -36,21 +36,29 @@ func ComparisonTable(c *experiment.Comparison) string {
 	}
 	pal := DefaultPalette()
 	var b strings.Builder
+	// A wide table scrolls inside its output rather than being cut off at
+	// the notebook's edge.
+	b.WriteString(`<div class="routelab-table-wrap" style="overflow-x:auto;max-width:100%;">`)
 	b.WriteString(`<table class="routelab-table" style="border-collapse:collapse;margin:0.5em 0;font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;font-variant-numeric:tabular-nums;">` + "\n")
 	fmt.Fprintf(&b, `<caption style="caption-side:top;text-align:left;padding:0 0 0.45em;"><span style="font-weight:600;">%s</span> — %s</caption>`+"\n",
 		html.EscapeString(c.Scenario.Name), html.EscapeString(setupLine(c)))
 	b.WriteString(`<thead><tr><th style="` + headStyle + `text-align:left;">policy</th><th style="` + headStyle + `">runs</th>`)
 	cols := tableColumns(c)
 	for _, col := range cols {
-		unit := ""
+		// Two lines each, the unit under the name, or a two-word name
+		// broken, to keep a wide table narrow.
+		head := col.Head
 		if col.Unit != "" {
-			unit = "<br/>" + col.Unit
+			head += "<br/>" + col.Unit
+		} else {
+			head = strings.Replace(head, " ", "<br/>", 1)
 		}
-		fmt.Fprintf(&b, `<th style="%s">%s%s</th>`, headStyle, col.Head, unit)
+		fmt.Fprintf(&b, `<th style="%s">%s</th>`, headStyle, head)
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	best := bestValues(c, cols)
 	colors := pal.colors(policyNames(c))
+	undefined := false
 	for pi, p := range c.Policies {
 		s := p.Summary
 		fmt.Fprintf(&b, `<tr><td style="%stext-align:left;"><span style="display:inline-block;width:0.75em;height:0.75em;border-radius:2px;margin-right:0.45em;vertical-align:-0.05em;background:%s;"></span>%s</td>`,
@@ -65,13 +73,18 @@ func ComparisonTable(c *experiment.Comparison) string {
 			if isBest(c, col, s, best[i]) {
 				style += bestStyle
 			}
-			fmt.Fprintf(&b, `<td style="%s">%s</td>`, style, col.Cell(s))
+			cell := col.Cell(s)
+			undefined = undefined || strings.Contains(cell, "—")
+			fmt.Fprintf(&b, `<td style="%s">%s</td>`, style, cell)
 		}
 		b.WriteString("</tr>\n")
 	}
-	fmt.Fprintf(&b, `</tbody>`+"\n"+`<tfoot><tr><td colspan="%d" style="padding:0.45em 0.75em 0;font-size:12px;opacity:0.75;text-align:left;">`+
-		`Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. `+
-		`— : undefined (no completed cohort request).</td></tr></tfoot>`+"\n</table>", len(cols)+2, len(c.Seeds))
+	note := ""
+	if undefined {
+		note = " — : undefined (no completed cohort request)."
+	}
+	fmt.Fprintf(&b, `</tbody>`+"\n"+`<tfoot><tr><td colspan="%d" style="padding:0.45em 0.5em 0;font-size:12px;opacity:0.75;text-align:left;white-space:normal;">`+
+		`Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval.%s</td></tr></tfoot>`+"\n</table></div>", len(cols)+2, len(c.Seeds), note)
 	return b.String()
 }
 
