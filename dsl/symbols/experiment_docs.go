@@ -21,6 +21,7 @@ func ExperimentDocs() map[string]string {
 		"Comparison.Paired":            "func (c *Comparison) Paired(o PairedOptions) (*Paired, error)\n\nPaired compares policies of the comparison with a baseline, seed by seed.",
 		"Comparison.Policy":            "func (c *Comparison) Policy(name string) *PolicyResult\n\nPolicy returns the named policy's result, or nil.",
 		"Comparison.RunRecords":        "func (c *Comparison) RunRecords() [][]engine.Field\n\nRunRecords flattens every run of a comparison, policy by policy.",
+		"Comparison.SLOText":           "func (c *Comparison) SLOText() string\n\nSLOText names the targets the comparison's attainment counts: the\nprotocol's end-to-end SLO (\"SLO 50 ms\"), or for a serving scenario, whose\ntables and figures report the serving SLO instead, its targets\n(\"serving SLO: TTFT ≤ 500 ms, ITL ≤ 50 ms\").",
 		"Comparison.String":            "func (c Comparison) String() string\n\nString renders the comparison as a text table.",
 		"Comparison.SummaryRecords":    "func (c *Comparison) SummaryRecords() [][]engine.Field\n\nSummaryRecords flattens the per-policy summaries.",
 		"Comparison.WriteCSV":          "func (c *Comparison) WriteCSV(w io.Writer) error\n\nWriteCSV writes one CSV row per run, written as it is formatted.",
