@@ -439,69 +439,28 @@ func spelledAt(typ types.Type, sc *types.Scope, pos token.Pos) bool {
 	if sc == nil {
 		return false
 	}
-	ok := true
-	seen := map[types.Type]bool{}
-	var walk func(types.Type)
-	named := func(obj *types.TypeName) {
+	named := func(obj *types.TypeName) bool {
 		if obj.Pkg() == nil || obj.Pkg().Path() == "main" {
-			if _, found := sc.LookupParent(obj.Name(), pos); found != obj {
-				ok = false
-			}
+			_, found := sc.LookupParent(obj.Name(), pos)
+			return found == obj
 		}
+		return true
 	}
-	tuple := func(t *types.Tuple) {
-		for i := range t.Len() {
-			walk(t.At(i).Type())
-		}
-	}
-	walk = func(t types.Type) {
-		if !ok || seen[t] {
-			return
-		}
-		seen[t] = true
+	return walkTypes(typ, func(t types.Type) bool {
 		switch t := t.(type) {
 		case *types.Basic:
 			if t.Info()&types.IsUntyped != 0 {
-				return // written as a literal
+				return true // written as a literal
 			}
-			if _, found := sc.LookupParent(t.Name(), pos); found != types.Universe.Lookup(t.Name()) {
-				ok = false
-			}
+			_, found := sc.LookupParent(t.Name(), pos)
+			return found == types.Universe.Lookup(t.Name())
 		case *types.Named:
-			named(t.Obj())
-			if args := t.TypeArgs(); args != nil {
-				for i := range args.Len() {
-					walk(args.At(i))
-				}
-			}
+			return named(t.Obj())
 		case *types.Alias:
-			named(t.Obj())
-		case *types.Pointer:
-			walk(t.Elem())
-		case *types.Slice:
-			walk(t.Elem())
-		case *types.Array:
-			walk(t.Elem())
-		case *types.Map:
-			walk(t.Key())
-			walk(t.Elem())
-		case *types.Chan:
-			walk(t.Elem())
-		case *types.Signature:
-			tuple(t.Params())
-			tuple(t.Results())
-		case *types.Struct:
-			for i := range t.NumFields() {
-				walk(t.Field(i).Type())
-			}
-		case *types.Interface:
-			for i := range t.NumMethods() {
-				walk(t.Method(i).Type())
-			}
+			return named(t.Obj())
 		}
-	}
-	walk(typ)
-	return ok
+		return true
+	})
 }
 
 func (cc *cellCheck) inCell(pos token.Pos) bool {

@@ -380,62 +380,24 @@ func (t *goTyper) spell(typ types.Type) (string, bool) {
 // spellable reports whether every named type in typ is exported or of
 // package main, and declared at package level.
 func spellable(typ types.Type) bool {
-	ok := true
-	seen := map[types.Type]bool{}
-	var walk func(types.Type)
-	walk = func(t types.Type) {
-		if !ok || seen[t] {
-			return
-		}
-		seen[t] = true
+	return walkTypes(typ, func(t types.Type) bool {
 		switch t := t.(type) {
 		case *types.Named:
 			obj := t.Obj()
-			if obj.Pkg() != nil && (obj.Parent() != obj.Pkg().Scope() || (!obj.Exported() && obj.Pkg().Path() != "main")) {
-				ok = false
-				return
-			}
-			if args := t.TypeArgs(); args != nil {
-				for i := range args.Len() {
-					walk(args.At(i))
-				}
-			}
+			return obj.Pkg() == nil || (obj.Parent() == obj.Pkg().Scope() && (obj.Exported() || obj.Pkg().Path() == "main"))
 		case *types.Alias:
-			walk(types.Unalias(t))
+			return spellable(types.Unalias(t))
 		case *types.TypeParam:
-			ok = false
-		case *types.Pointer:
-			walk(t.Elem())
-		case *types.Slice:
-			walk(t.Elem())
-		case *types.Array:
-			walk(t.Elem())
-		case *types.Map:
-			walk(t.Key())
-			walk(t.Elem())
-		case *types.Chan:
-			walk(t.Elem())
-		case *types.Signature:
-			for _, tup := range []*types.Tuple{t.Params(), t.Results()} {
-				for i := range tup.Len() {
-					walk(tup.At(i).Type())
-				}
-			}
+			return false
 		case *types.Struct:
 			for i := range t.NumFields() {
-				if !t.Field(i).Exported() && t.Field(i).Pkg() != nil && t.Field(i).Pkg().Path() != "main" {
-					ok = false
+				if f := t.Field(i); !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != "main" {
+					return false
 				}
-				walk(t.Field(i).Type())
-			}
-		case *types.Interface:
-			for i := range t.NumMethods() {
-				walk(t.Method(i).Type())
 			}
 		}
-	}
-	walk(typ)
-	return ok
+		return true
+	})
 }
 
 // declareTypes writes out the types of the variables that the chunk's
