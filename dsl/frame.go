@@ -118,3 +118,66 @@ func sized(t types.Type) bool {
 	}
 	return true
 }
+
+// maxChanElem is gc's bound on a channel's element size (types.CheckSize:
+// the runtime's hchan keeps it in a uint16).
+const maxChanElem = 1 << 16
+
+// chanElemErrors are gc's "channel element type too large" errors, which
+// go/types leaves to it: the interpreter's reflect.ChanOf would panic on
+// such a type instead. Each is reported where gc puts it: at the name a
+// declaration declares, or at the statement, once a place.
+func chanElemErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.Error {
+	sizes := types.SizesFor("gc", "amd64")
+	var errs []types.Error
+	reported := map[token.Pos]bool{}
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		ct, ok := n.(*ast.ChanType)
+		if !ok {
+			return true
+		}
+		ch, ok := types.Unalias(info.TypeOf(ct)).(*types.Chan)
+		if !ok || !sizable(ch.Elem()) || sizes.Sizeof(ch.Elem()) < maxChanElem {
+			return true
+		}
+		if at := gcErrorPos(stack); !reported[at] {
+			reported[at] = true
+			errs = append(errs, types.Error{Fset: fset, Pos: at, Msg: "channel element type too large (>64kB)"})
+		}
+		return true
+	})
+	return errs
+}
+
+// gcErrorPos is where gc reports an error about a type written at the top
+// of stack: the innermost declaration's name, or statement.
+func gcErrorPos(stack []ast.Node) token.Pos {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch n := stack[i].(type) {
+		case *ast.ValueSpec:
+			return n.Names[0].Pos()
+		case *ast.TypeSpec:
+			return n.Name.Pos()
+		case *ast.FuncDecl:
+			return n.Name.Pos()
+		case ast.Stmt:
+			return n.Pos()
+		}
+	}
+	return stack[len(stack)-1].Pos()
+}
+
+// sizable reports whether typ has a size before instantiation: it
+// mentions no type parameter.
+func sizable(typ types.Type) bool {
+	return walkTypes(typ, func(t types.Type) bool {
+		_, param := t.(*types.TypeParam)
+		return !param
+	})
+}

@@ -160,6 +160,7 @@ func (s *Session) goCheck(code string, chunks []chunk) (cc *cellCheck, err error
 			// What Go's compiler refuses after go/types, and what routelab
 			// refuses, for a cell Go would accept.
 			remaining = append(frameErrors(c.fset, cc.file, cc.info), introspectionErrors(c.fset, cc.file, cc.info)...)
+			remaining = append(remaining, chanElemErrors(c.fset, cc.file, cc.info)...)
 			remaining = append(remaining, cellTypeErrors(c.fset, cc.file, cc.info)...)
 		}
 		if len(remaining) > 0 {

@@ -38,6 +38,10 @@ var (
 	// failureLine is a line that says how a program failed, in routelab's
 	// words (CompileError: …, RuntimeError: …) or in Go's.
 	failureLine = regexp.MustCompile(`^(?:\S+: )?(?:\S+\.go: )?(?:[A-Z][A-Za-z]*Error|Panic|StackOverflow|Interrupted|panic|fatal error|exit status \d+)\b`)
+	// excerpt is a line of the program's source that routelab quotes under
+	// its message: the program's own words, which may be a crash marker
+	// (an ERROR comment naming "definition loop").
+	excerpt = regexp.MustCompile(`^\s+\d+ \| `)
 	// position is the line:column of an error message, after its file.
 	position = regexp.MustCompile(`^\s*(?:\S*?\.go:)?(\d+):(\d+)`)
 	// reporter is the "routelab: FILE.go: " before an interpreter's
@@ -146,7 +150,7 @@ func crashLine(got, want string) (string, bool) {
 	}
 	lines := strings.Split(got, "\n")
 	for i, l := range lines {
-		if expected[l] {
+		if expected[l] || excerpt.MatchString(l) {
 			continue
 		}
 		for _, m := range crashMarkers {

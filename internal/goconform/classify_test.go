@@ -72,6 +72,8 @@ func TestErrorcheckVerdicts(t *testing.T) {
 		{"ran", outcome{}, accepted},
 		{"ran and failed", outcome{Exit: 1, Output: "routelab: a.go: RuntimeError: 8:1: boom\n"}, accepted},
 		{"crashed", outcome{Exit: 2, Output: "fatal error: stack overflow\n"}, crash},
+		{"refused, quoting a crash marker from the source", outcome{Exit: 1, Output: "routelab: a.go: CompileError: 7:7: initialization cycle: a refers to itself\n   7 | const a = a // ERROR \"definition loop\"\n     |       ^\n"}, refused},
+		{"a crash marker in the message itself", outcome{Exit: 1, Output: "routelab: a.go: CompileError: 7:7: constant definition loop\n"}, crash},
 		{"timed out", outcome{TimedOut: true}, timeout},
 	}
 	for _, tt := range tests {
