@@ -105,6 +105,9 @@ type cellCheck struct {
 	// methodExprs are the method expressions (T.M) of the cell's own
 	// methods and of promoted ones (M of a field embedded in T), by span.
 	methodExprs map[span]*types.Selection
+	// instances are the type arguments Go inferred for the calls and uses
+	// of the cell's own generic functions, by the span of the name.
+	instances map[span]inferred
 	// varDefs are the types of the package-level variables the cell
 	// declares, by the span of the name.
 	varDefs map[span]types.Type
@@ -213,12 +216,13 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	f.Decls = append(sessionImports, f.Decls...)
 	cc := &cellCheck{
 		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
-		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{},
+		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{}, instances: map[span]inferred{},
 		info: &types.Info{
 			Types:      map[ast.Expr]types.TypeAndValue{},
 			Defs:       map[*ast.Ident]types.Object{},
 			Uses:       map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{},
+			Instances:  map[*ast.Ident]types.Instance{},
 			InitOrder:  nil,
 		},
 	}
@@ -404,6 +408,7 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			cc.methodExprs[cc.spanOf(fset, sel)] = x
 		}
 	}
+	cc.collectInstances(fset)
 	for i, in := range cc.info.InitOrder {
 		if v := in.Lhs[0]; cc.inCell(v.Pos()) {
 			p := fset.Position(v.Pos())
@@ -428,6 +433,47 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			if obj := cc.info.Defs[id]; obj != nil && spelledAt(obj.Type(), obj.Parent(), id.Pos()) {
 				cc.defs[cc.spanOf(fset, id)] = obj.Type()
 			}
+		}
+	}
+}
+
+// inferred is a use of a generic function and the type arguments Go
+// inferred for it.
+type inferred struct {
+	name string
+	args *types.TypeList
+}
+
+// collectInstances records the inferred instantiations of the cell's own
+// generic functions: uses written without type arguments, or with only
+// some of them, are left out.
+func (cc *cellCheck) collectInstances(fset *token.FileSet) {
+	explicit := map[*ast.Ident]bool{}
+	ast.Inspect(cc.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				explicit[id] = true
+			}
+		case *ast.IndexListExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				explicit[id] = true
+			}
+		}
+		return true
+	})
+	for id, in := range cc.info.Instances {
+		obj, ok := cc.info.Uses[id].(*types.Func)
+		if !ok || explicit[id] || obj.Pkg() == nil || obj.Pkg().Path() != "main" || !cc.inCell(id.Pos()) {
+			continue
+		}
+		sc := cc.pkg.Scope().Innermost(id.Pos())
+		all := true
+		for i := range in.TypeArgs.Len() {
+			all = all && spelledAt(in.TypeArgs.At(i), sc, id.Pos())
+		}
+		if all {
+			cc.instances[cc.spanOf(fset, id)] = inferred{id.Name, in.TypeArgs}
 		}
 	}
 }

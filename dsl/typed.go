@@ -230,6 +230,9 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	if sel, ok := t.cc.methodExprs[sp]; ok {
 		return t.methodExpr(sel, e.Pos())
 	}
+	if in, ok := t.cc.instances[sp]; ok {
+		return t.instance(e, in)
+	}
 	tv, ok := t.cc.consts[exprKey{sp, reflect.TypeOf(e)}]
 	if !ok {
 		return nil, false
@@ -317,6 +320,31 @@ func (t *goTyper) methodExpr(sel *types.Selection, pos token.Pos) (ast.Expr, boo
 		return nil, false
 	}
 	setPos(x, pos)
+	return x, true
+}
+
+// instance writes the type arguments Go inferred for a generic function
+// (Map(xs, f) compiles as Map[int, string](xs, f)): the interpreter's own
+// inference does not unify through generic types, function types or
+// constraints as Go's does.
+func (t *goTyper) instance(e ast.Expr, in inferred) (ast.Expr, bool) {
+	// A name the instrumentation adds may have the same span.
+	id, ok := e.(*ast.Ident)
+	if !ok || id.Name != in.name {
+		return nil, false
+	}
+	args := in.args
+	src := make([]string, args.Len())
+	for i := range args.Len() {
+		if src[i], ok = t.spell(args.At(i)); !ok {
+			return nil, false
+		}
+	}
+	x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", id.Name+"["+strings.Join(src, ", ")+"]", parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	setPos(x, e.Pos())
 	return x, true
 }
 
