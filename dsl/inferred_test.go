@@ -20,12 +20,19 @@ func mapper[F, T any](s []F, f func(F) T) []T {
 	return r
 }
 
-func keys[M interface{ ~map[K]V }, K comparable, V any](m M) int { return len(m) }`)
+func keys[M interface{ ~map[K]V }, K comparable, V any](m M) int { return len(m) }
+
+func get[T any](v value[T]) T { return v.val }
+
+// The type arguments of a call in a generic function are its own type
+// parameters.
+func boxed[T any](x T) T { return get(value[T]{x}) }`)
 	cases := []struct{ src, want string }{
 		{"var v value[int]\nset(&v, 3)\nv.val", "3"},
 		{`mapper([]int{1, 2}, func(i int) string { return "x" })`, "[x x]"},
 		{"n := keys(map[string]bool{\"a\": true})\nn", "1"},
 		{"keys(map[string]bool{\"a\": true})", "1"},
+		{"boxed(2.5)", "2.5"},
 		// set, like the instrumentation's _rl, is three letters long: only
 		// the call is rewritten.
 		{"var w value[string]\nset(&w, \"s\")\nw.val", `"s"`},

@@ -522,6 +522,8 @@ func spelledAt(typ types.Type, sc *types.Scope, pos token.Pos) bool {
 			}
 		case *types.Alias:
 			named(t.Obj())
+		case *types.TypeParam:
+			named(t.Obj())
 		case *types.Pointer:
 			walk(t.Elem())
 		case *types.Slice:

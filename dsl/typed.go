@@ -336,7 +336,7 @@ func (t *goTyper) instance(e ast.Expr, in inferred) (ast.Expr, bool) {
 	args := in.args
 	src := make([]string, args.Len())
 	for i := range args.Len() {
-		if src[i], ok = t.spell(args.At(i)); !ok {
+		if src[i], ok = t.spellType(args.At(i), true); !ok {
 			return nil, false
 		}
 	}
@@ -382,6 +382,12 @@ func (t *goTyper) literal(tv types.TypeAndValue) string {
 // session by its name, another one through a hidden import. ok is false for
 // a type the chunk cannot name (unexported, or local to a function).
 func (t *goTyper) spell(typ types.Type) (string, bool) {
+	return t.spellType(typ, false)
+}
+
+// spellType is spell, and with typeParams a type may name the type
+// parameters of the generic function it is written in.
+func (t *goTyper) spellType(typ types.Type, typeParams bool) (string, bool) {
 	ok := true
 	text := types.TypeString(typ, func(p *types.Package) string {
 		if p.Path() == "main" {
@@ -399,15 +405,16 @@ func (t *goTyper) spell(typ types.Type) (string, bool) {
 		t.hidden = append(t.hidden, [2]string{name, p.Path()})
 		return name
 	})
-	if !ok || !spellable(typ) {
+	if !ok || !spellable(typ, typeParams) {
 		return "", false
 	}
 	return text, true
 }
 
 // spellable reports whether every named type in typ is exported or of
-// package main, and declared at package level.
-func spellable(typ types.Type) bool {
+// package main, and declared at package level, and typ names no type
+// parameter unless typeParams.
+func spellable(typ types.Type, typeParams bool) bool {
 	ok := true
 	seen := map[types.Type]bool{}
 	var walk func(types.Type)
@@ -431,7 +438,7 @@ func spellable(typ types.Type) bool {
 		case *types.Alias:
 			walk(types.Unalias(t))
 		case *types.TypeParam:
-			ok = false
+			ok = ok && typeParams
 		case *types.Pointer:
 			walk(t.Elem())
 		case *types.Slice:
