@@ -43,3 +43,13 @@ func boxed[T any](x T) T { return get(value[T]{x}) }`)
 		}
 	}
 }
+
+// A range over an integer of a named type (Go's range3.go) is one: the
+// rewrite's own classification did not know MyInt(4) was an integer.
+func TestRangeOverNamedInteger(t *testing.T) {
+	s := newSession(t)
+	run(t, s, "type MyInt int")
+	if got := run(t, s, "n := 0\nfor i := range MyInt(4) {\n\tn += int(i)\n}\nn"); got != "6" {
+		t.Errorf("n = %s, want 6", got)
+	}
+}

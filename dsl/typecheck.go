@@ -108,6 +108,9 @@ type cellCheck struct {
 	// instances are the type arguments Go inferred for the calls and uses
 	// of the cell's own generic functions, by the span of the name.
 	instances map[span]inferred
+	// rangeClasses say what each range loop of the cell ranges over (an
+	// integer, a function, something else), by the span of the expression.
+	rangeClasses map[span]class
 	// varDefs are the types of the package-level variables the cell
 	// declares, by the span of the name.
 	varDefs map[span]types.Type
@@ -216,7 +219,7 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	f.Decls = append(sessionImports, f.Decls...)
 	cc := &cellCheck{
 		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
-		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{}, instances: map[span]inferred{},
+		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{}, instances: map[span]inferred{}, rangeClasses: map[span]class{},
 		info: &types.Info{
 			Types:      map[ast.Expr]types.TypeAndValue{},
 			Defs:       map[*ast.Ident]types.Object{},
@@ -409,6 +412,7 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 		}
 	}
 	cc.collectInstances(fset)
+	cc.collectRanges(fset)
 	for i, in := range cc.info.InitOrder {
 		if v := in.Lhs[0]; cc.inCell(v.Pos()) {
 			p := fset.Position(v.Pos())
@@ -435,6 +439,31 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			}
 		}
 	}
+}
+
+// collectRanges records what the cell's range loops range over, as Go
+// sees it: the rewrite's own classification cannot tell that MyInt(4) is
+// an integer.
+func (cc *cellCheck) collectRanges(fset *token.FileSet) {
+	ast.Inspect(cc.file, func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || !cc.inCell(r.X.Pos()) {
+			return true
+		}
+		tv, ok := cc.info.Types[r.X]
+		if !ok || tv.Type == nil {
+			return true
+		}
+		switch u := tv.Type.Underlying().(type) {
+		case *types.Basic:
+			if u.Info()&types.IsInteger != 0 {
+				cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
+			}
+		case *types.Signature:
+			cc.rangeClasses[cc.spanOf(fset, r.X)] = funcClass
+		}
+		return true
+	})
 }
 
 // inferred is a use of a generic function and the type arguments Go

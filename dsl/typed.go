@@ -32,12 +32,30 @@ func (s *Session) typedRewrite(cc *cellCheck, u *unit) {
 	} else {
 		t.initOrder(u.file)
 	}
+	u.ranges = t.rangeClasses(u.node())
 	replaceExprs(u.node(), t.constant, t.arrayLen, t.constDecl)
 	for _, imp := range t.hidden {
 		if err := s.evalSource("import " + imp[0] + " " + strconv.Quote(imp[1])); err == nil {
 			s.hidden[imp[1]] = imp[0]
 		}
 	}
+}
+
+// rangeClasses maps the chunk's range loops to what Go says they range
+// over, before the expressions are replaced.
+func (t *goTyper) rangeClasses(n ast.Node) map[*ast.RangeStmt]class {
+	out := map[*ast.RangeStmt]class{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok {
+			if sp, ok := t.at(r.X); ok {
+				if c, found := t.cc.rangeClasses[sp]; found {
+					out[r] = c
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // initOrder gives a file's package-level variables Go's initialisation:
