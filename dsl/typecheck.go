@@ -108,8 +108,8 @@ type cellCheck struct {
 	// instances are the type arguments Go inferred for the calls and uses
 	// of the cell's own generic functions, by the span of the name.
 	instances map[span]inferred
-	// rangeClasses say what each range loop of the cell ranges over (an
-	// integer, a function, something else), by the span of the expression.
+	// rangeClasses mark the range loops of the cell over an integer, by the
+	// span of the expression.
 	rangeClasses map[span]class
 	// varDefs are the types of the package-level variables the cell
 	// declares, by the span of the name.
@@ -441,8 +441,8 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 	}
 }
 
-// collectRanges records what the cell's range loops range over, as Go
-// sees it: the rewrite's own classification cannot tell that MyInt(4) is
+// collectRanges records which of the cell's range loops range over an
+// integer, as Go sees it: the rewrite's own classification cannot tell that MyInt(4) is
 // an integer.
 func (cc *cellCheck) collectRanges(fset *token.FileSet) {
 	ast.Inspect(cc.file, func(n ast.Node) bool {
@@ -454,13 +454,10 @@ func (cc *cellCheck) collectRanges(fset *token.FileSet) {
 		if !ok || tv.Type == nil {
 			return true
 		}
-		switch u := tv.Type.Underlying().(type) {
-		case *types.Basic:
-			if u.Info()&types.IsInteger != 0 {
-				cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
-			}
-		case *types.Signature:
-			cc.rangeClasses[cc.spanOf(fset, r.X)] = funcClass
+		// Only integers: the cells' maps.Keys returns a slice where Go's
+		// returns an iterator.
+		if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
 		}
 		return true
 	})
