@@ -14,7 +14,11 @@ func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 		// return iterators, whose single range variable is the element.
 		s.Value, s.Key = s.Key, &ast.Ident{NamePos: s.Key.Pos(), Name: "_"}
 	}
-	switch rw.classOf(sc, s.X) {
+	c, known := rw.ranges[s]
+	if !known {
+		c = rw.classOf(sc, s.X)
+	}
+	switch c {
 	case funcClass:
 		if rw.on(passRangeFunc) {
 			rw.fail(s.X.Pos(), "range over a function (%s) is not supported in cells: call it with a yield function instead, e.g. seq(func(v T) bool { ...; return true })", exprString(s.X))

@@ -76,6 +76,7 @@ func declsOnly(f func(rw *rewriter, file *ast.File)) func(*rewriter, *unit) {
 // final expression and the recording of statement positions. rw.err holds
 // the first rejection.
 func (s *Session) rewrite(rw *rewriter, u *unit) *final {
+	rw.ranges = u.ranges
 	for _, p := range passes {
 		if p.run != nil && rw.on(p.name) {
 			p.run(rw, u)

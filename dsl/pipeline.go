@@ -20,14 +20,15 @@ import (
 // unit is a parsed chunk, ready to rewrite, compile and run.
 type unit struct {
 	chunk
-	file    *ast.File          // import and declaration chunks
-	body    *ast.BlockStmt     // statement chunks
-	prefix  int                // bytes of wrapper before the chunk text
-	syms    []*symbol          // what the chunk declares
-	imports [][2]string        // (name, path) pairs the chunk imports
-	changed map[string]*symbol // redefined names, with their previous symbols
-	last    bool               // the cell's last chunk: its final expression is shown
-	check   *cellCheck         // what Go's type checker found in the cell (nil: not checked)
+	file    *ast.File                // import and declaration chunks
+	body    *ast.BlockStmt           // statement chunks
+	prefix  int                      // bytes of wrapper before the chunk text
+	syms    []*symbol                // what the chunk declares
+	imports [][2]string              // (name, path) pairs the chunk imports
+	changed map[string]*symbol       // redefined names, with their previous symbols
+	last    bool                     // the cell's last chunk: its final expression is shown
+	check   *cellCheck               // what Go's type checker found in the cell (nil: not checked)
+	ranges  map[*ast.RangeStmt]class // what range loops range over, as Go says
 }
 
 // node is what the chunk compiles: a file of declarations or a block of

@@ -23,6 +23,8 @@ type rewriter struct {
 	// yaegi then fails, it is the likely cause.
 	unknownRange ast.Expr
 	imports      map[string]string
+	// ranges are what range loops range over, as Go's type checker says.
+	ranges map[*ast.RangeStmt]class
 }
 
 // typeOracle tells what little the session knows about an expression's type.

@@ -105,6 +105,12 @@ type cellCheck struct {
 	// methodExprs are the method expressions (T.M) of the cell's own
 	// methods and of promoted ones (M of a field embedded in T), by span.
 	methodExprs map[span]*types.Selection
+	// instances are the type arguments Go inferred for the calls and uses
+	// of the cell's own generic functions, by the span of the name.
+	instances map[span]inferred
+	// rangeClasses mark the range loops of the cell over an integer, by the
+	// span of the expression.
+	rangeClasses map[span]class
 	// varDefs are the types of the package-level variables the cell
 	// declares, by the span of the name.
 	varDefs map[span]types.Type
@@ -214,12 +220,13 @@ func (c *goChecker) checkCell(s *Session, code string, chunks []chunk, imports m
 	f.Decls = append(sessionImports, f.Decls...)
 	cc := &cellCheck{
 		file: f, tfile: c.fset.File(f.Pos()), lines: lineStarts(code),
-		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{},
+		consts: map[exprKey]types.TypeAndValue{}, defs: map[span]types.Type{}, constDefs: map[span]*types.Const{}, initOrder: map[span]int{}, varDefs: map[span]types.Type{}, methodExprs: map[span]*types.Selection{}, instances: map[span]inferred{}, rangeClasses: map[span]class{},
 		info: &types.Info{
 			Types:      map[ast.Expr]types.TypeAndValue{},
 			Defs:       map[*ast.Ident]types.Object{},
 			Uses:       map[*ast.Ident]types.Object{},
 			Selections: map[*ast.SelectorExpr]*types.Selection{},
+			Instances:  map[*ast.Ident]types.Instance{},
 			InitOrder:  nil,
 		},
 	}
@@ -405,6 +412,8 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			cc.methodExprs[cc.spanOf(fset, sel)] = x
 		}
 	}
+	cc.collectInstances(fset)
+	cc.collectRanges(fset)
 	for i, in := range cc.info.InitOrder {
 		if v := in.Lhs[0]; cc.inCell(v.Pos()) {
 			p := fset.Position(v.Pos())
@@ -429,6 +438,69 @@ func (cc *cellCheck) collect(fset *token.FileSet) {
 			if obj := cc.info.Defs[id]; obj != nil && spelledAt(obj.Type(), obj.Parent(), id.Pos()) {
 				cc.defs[cc.spanOf(fset, id)] = obj.Type()
 			}
+		}
+	}
+}
+
+// collectRanges records which of the cell's range loops range over an
+// integer, as Go sees it: the rewrite's own classification cannot tell that MyInt(4) is
+// an integer.
+func (cc *cellCheck) collectRanges(fset *token.FileSet) {
+	ast.Inspect(cc.file, func(n ast.Node) bool {
+		r, ok := n.(*ast.RangeStmt)
+		if !ok || !cc.inCell(r.X.Pos()) {
+			return true
+		}
+		tv, ok := cc.info.Types[r.X]
+		if !ok || tv.Type == nil {
+			return true
+		}
+		// Only integers: the cells' maps.Keys returns a slice where Go's
+		// returns an iterator.
+		if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+			cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
+		}
+		return true
+	})
+}
+
+// inferred is a use of a generic function and the type arguments Go
+// inferred for it.
+type inferred struct {
+	name string
+	args *types.TypeList
+}
+
+// collectInstances records the inferred instantiations of the cell's own
+// generic functions: uses written without type arguments, or with only
+// some of them, are left out.
+func (cc *cellCheck) collectInstances(fset *token.FileSet) {
+	explicit := map[*ast.Ident]bool{}
+	ast.Inspect(cc.file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				explicit[id] = true
+			}
+		case *ast.IndexListExpr:
+			if id, ok := n.X.(*ast.Ident); ok {
+				explicit[id] = true
+			}
+		}
+		return true
+	})
+	for id, in := range cc.info.Instances {
+		obj, ok := cc.info.Uses[id].(*types.Func)
+		if !ok || explicit[id] || obj.Pkg() == nil || obj.Pkg().Path() != "main" || !cc.inCell(id.Pos()) {
+			continue
+		}
+		sc := cc.pkg.Scope().Innermost(id.Pos())
+		all := true
+		for i := range in.TypeArgs.Len() {
+			all = all && spelledAt(in.TypeArgs.At(i), sc, id.Pos())
+		}
+		if all {
+			cc.instances[cc.spanOf(fset, id)] = inferred{id.Name, in.TypeArgs}
 		}
 	}
 }
@@ -458,6 +530,8 @@ func spelledAt(typ types.Type, sc *types.Scope, pos token.Pos) bool {
 		case *types.Named:
 			return named(t.Obj())
 		case *types.Alias:
+			return named(t.Obj())
+		case *types.TypeParam:
 			return named(t.Obj())
 		}
 		return true

@@ -32,12 +32,30 @@ func (s *Session) typedRewrite(cc *cellCheck, u *unit) {
 	} else {
 		t.initOrder(u.file)
 	}
+	u.ranges = t.rangeClasses(u.node())
 	replaceExprs(u.node(), t.constant, t.arrayLen, t.constDecl)
 	for _, imp := range t.hidden {
 		if err := s.evalSource("import " + imp[0] + " " + strconv.Quote(imp[1])); err == nil {
 			s.hidden[imp[1]] = imp[0]
 		}
 	}
+}
+
+// rangeClasses maps the chunk's range loops to what Go says they range
+// over, before the expressions are replaced.
+func (t *goTyper) rangeClasses(n ast.Node) map[*ast.RangeStmt]class {
+	out := map[*ast.RangeStmt]class{}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok {
+			if sp, ok := t.at(r.X); ok {
+				if c, found := t.cc.rangeClasses[sp]; found {
+					out[r] = c
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // initOrder gives a file's package-level variables Go's initialisation:
@@ -230,6 +248,9 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	if sel, ok := t.cc.methodExprs[sp]; ok {
 		return t.methodExpr(sel, e.Pos())
 	}
+	if in, ok := t.cc.instances[sp]; ok {
+		return t.instance(e, in)
+	}
 	tv, ok := t.cc.consts[exprKey{sp, reflect.TypeOf(e)}]
 	if !ok {
 		return nil, false
@@ -320,6 +341,31 @@ func (t *goTyper) methodExpr(sel *types.Selection, pos token.Pos) (ast.Expr, boo
 	return x, true
 }
 
+// instance writes the type arguments Go inferred for a generic function
+// (Map(xs, f) compiles as Map[int, string](xs, f)): the interpreter's own
+// inference does not unify through generic types, function types or
+// constraints as Go's does.
+func (t *goTyper) instance(e ast.Expr, in inferred) (ast.Expr, bool) {
+	// A name the instrumentation adds may have the same span.
+	id, ok := e.(*ast.Ident)
+	if !ok || id.Name != in.name {
+		return nil, false
+	}
+	args := in.args
+	src := make([]string, args.Len())
+	for i := range args.Len() {
+		if src[i], ok = t.spellType(args.At(i), true); !ok {
+			return nil, false
+		}
+	}
+	x, err := parser.ParseExprFrom(t.s.in.FileSet(), "", id.Name+"["+strings.Join(src, ", ")+"]", parser.SkipObjectResolution)
+	if err != nil {
+		return nil, false
+	}
+	setPos(x, e.Pos())
+	return x, true
+}
+
 // literal spells a constant of the cell as T(value), or "" when it cannot.
 func (t *goTyper) literal(tv types.TypeAndValue) string {
 	b, ok := tv.Type.Underlying().(*types.Basic)
@@ -354,6 +400,12 @@ func (t *goTyper) literal(tv types.TypeAndValue) string {
 // session by its name, another one through a hidden import. ok is false for
 // a type the chunk cannot name (unexported, or local to a function).
 func (t *goTyper) spell(typ types.Type) (string, bool) {
+	return t.spellType(typ, false)
+}
+
+// spellType is spell, and with typeParams a type may name the type
+// parameters of the generic function it is written in.
+func (t *goTyper) spellType(typ types.Type, typeParams bool) (string, bool) {
 	ok := true
 	text := types.TypeString(typ, func(p *types.Package) string {
 		if p.Path() == "main" {
@@ -371,24 +423,25 @@ func (t *goTyper) spell(typ types.Type) (string, bool) {
 		t.hidden = append(t.hidden, [2]string{name, p.Path()})
 		return name
 	})
-	if !ok || !spellable(typ) {
+	if !ok || !spellable(typ, typeParams) {
 		return "", false
 	}
 	return text, true
 }
 
 // spellable reports whether every named type in typ is exported or of
-// package main, and declared at package level.
-func spellable(typ types.Type) bool {
+// package main, and declared at package level, and typ names no type
+// parameter unless typeParams.
+func spellable(typ types.Type, typeParams bool) bool {
 	return walkTypes(typ, func(t types.Type) bool {
 		switch t := t.(type) {
 		case *types.Named:
 			obj := t.Obj()
 			return obj.Pkg() == nil || (obj.Parent() == obj.Pkg().Scope() && (obj.Exported() || obj.Pkg().Path() == "main"))
 		case *types.Alias:
-			return spellable(types.Unalias(t))
+			return spellable(types.Unalias(t), typeParams)
 		case *types.TypeParam:
-			return false
+			return typeParams
 		case *types.Struct:
 			for i := range t.NumFields() {
 				if f := t.Field(i); !f.Exported() && f.Pkg() != nil && f.Pkg().Path() != "main" {

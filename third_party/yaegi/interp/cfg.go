@@ -986,9 +986,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 				// routelab patch: the error of the instantiation is the
 				// node's (a shadowed err lost it, and the node had no type).
+				var lt []*itype
+				if lt, err = typeArgTypes(interp, sc, n.child[1:]); err != nil {
+					return
+				}
 				var g *node
 				var found bool
-				g, found, err = genAST(sc, t.node.anc, []*itype{c1.typ})
+				g, found, err = genAST(sc, t.node.anc, lt)
 				if err != nil {
 					return
 				}
@@ -1172,9 +1176,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case c0.kind == indexListExpr:
 				// Instantiate a generic function then call it.
 				fun := c0.child[0].sym.node
-				lt := []*itype{}
-				for _, c := range c0.child[1:] {
-					lt = append(lt, c.typ)
+				var lt []*itype
+				if lt, err = typeArgTypes(interp, sc, c0.child[1:]); err != nil {
+					return
 				}
 				var g *node
 				var found bool
@@ -1753,6 +1757,22 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			tbody.tnext = n
 			fbody.tnext = n
 			sc = sc.pop()
+
+		case indexListExpr:
+			// routelab patch: a generic function instantiated as a value
+			// (apply(NewPair[int, string])) was left uncompiled, a nil func.
+			if n.anc.kind == callExpr && childPos(n) == 0 {
+				break
+			}
+			if t := n.child[0].typ; t != nil && t.cat == funcT && t.node != nil && t.node.anc != nil && t.node.anc.kind == funcDecl {
+				var g *node
+				if g, err = instantiateFunc(interp, sc, t.node.anc, n.child[1:], importPath, pkgName); err != nil {
+					return
+				}
+				n.anc.child[childPos(n)] = g
+				n.typ = g.typ
+				return
+			}
 
 		case keyValueExpr:
 			if isBlank(n.child[1]) {

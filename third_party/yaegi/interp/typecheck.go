@@ -114,6 +114,12 @@ func (check typecheck) addressExpr(n *node) error {
 				found = true
 				continue
 			}
+			// routelab patch: an element of an array a pointer points to
+			// is addressable (&p[0] with p a *[8]byte was refused).
+			if c.typ != nil && c.typ.cat != nilT && isPtr(c.typ) && c.typ.TypeOf().Elem().Kind() == reflect.Array {
+				found = true
+				continue
+			}
 		case compositeLitExpr, identExpr:
 			found = true
 			continue
