@@ -100,15 +100,19 @@ func heatMapChart() (Chart, *charts.RectChart) {
 
 // newCanvas starts a figure whose series are named by names, styled
 // together (Palette.Styles).
-func newCanvas(kind chartKind, s settings, names []string) *canvas {
+func newCanvas(kind chartKind, s settings, names []string) (*canvas, error) {
+	styles, err := s.palette.styles(names)
+	if err != nil {
+		return nil, err
+	}
 	chart, rect := kind()
 	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, extra: map[int]map[string]any{}, s: s, styles: map[string]style{}}
-	for i, st := range s.palette.styles(names) {
+	for i, st := range styles {
 		c.styles[names[i]] = st
 	}
 	rect.Accept(rawComponents{set: c.raw, extra: c.extra})
 	rect.SetGlobalOptions(charts.WithToolboxOpts(saveToolbox()))
-	return c
+	return c, nil
 }
 
 // style is name's style in this figure.
@@ -173,7 +177,11 @@ func (s settings) build(fg figure) (*Figure, error) {
 
 // variant draws one layout of the figure at width w.
 func (s settings) variant(fg figure, w float64, static bool) (Chart, int, error) {
-	l := &layout{canvas: newCanvas(fg.chart, s, fg.names), w: w, h: float64(s.height), static: static}
+	cv, err := newCanvas(fg.chart, s, fg.names)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w (%s figure)", err, fg.kind)
+	}
+	l := &layout{canvas: cv, w: w, h: float64(s.height), static: static}
 	need, err := fg.draw(l)
 	if err != nil {
 		return nil, 0, err
