@@ -69,9 +69,18 @@ func tableRows(c *experiment.Comparison) (heads, units []string, rows [][]textCe
 	return heads, units, rows
 }
 
-// tableNote is the table's caption after the setup line.
-func tableNote(c *experiment.Comparison) string {
-	return fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. — : undefined (no completed cohort request).", len(c.Seeds))
+// tableNote is the table's caption after the setup line; it explains the
+// dash only when a cell has one.
+func tableNote(c *experiment.Comparison, rows [][]textCell) string {
+	note := fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval.", len(c.Seeds))
+	for _, r := range rows {
+		for _, cell := range r {
+			if strings.Contains(cell.text, "—") {
+				return note + " — : undefined (no completed cohort request)."
+			}
+		}
+	}
+	return note
 }
 
 // textTable is a table for LaTeX and Markdown: a title (the Markdown
@@ -79,6 +88,7 @@ func tableNote(c *experiment.Comparison) string {
 // each column's alignment ('l' or 'r'), and a note after it.
 type textTable struct {
 	name, setup  string
+	label        string
 	heads, units []string
 	rows         [][]textCell
 	align        []byte
@@ -90,13 +100,14 @@ type textTable struct {
 func comparisonTable(c *experiment.Comparison) textTable {
 	heads, units, rows := tableRows(c)
 	align := []byte("l" + strings.Repeat("r", len(heads)-1))
-	return textTable{name: c.Scenario.Name, setup: setupLine(c), heads: heads, units: units, rows: rows, align: align, note: tableNote(c)}
+	return textTable{name: c.Scenario.Name, setup: setupLine(c), label: labelKey(c.Scenario.Name) + "-summary",
+		heads: heads, units: units, rows: rows, align: align, note: tableNote(c, rows)}
 }
 
 // engineTable is one of the engine's text tables (paired statistics, a
 // study's scores).
-func engineTable(t experiment.Table) textTable {
-	out := textTable{name: t.Title, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
+func engineTable(t experiment.Table, label string) textTable {
+	out := textTable{name: t.Title, label: label, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
 	for i := range t.Head {
 		a := byte('r')
 		if i < t.TextColumns || (t.TextLast && i == len(t.Head)-1) {
@@ -145,7 +156,7 @@ func (t textTable) latex() string {
 		caption += ": " + latexEscape(t.setup)
 	}
 	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexEscape(t.note))
-	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", labelKey(t.name))
+	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", t.label)
 	return b.String()
 }
 
@@ -165,9 +176,25 @@ var latexEscaper = strings.NewReplacer(
 	`{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`,
 	"—", "---", "–", "--", "−", "$-$", "·", "$\\cdot$", "×", "$\\times$", "≥", "$\\geq$", "≤", "$\\leq$", "Δ", "$\\Delta$",
+	"÷", "$\\div$", "±", "$\\pm$", "≈", "$\\approx$", "→", "$\\to$", "…", "\\ldots{}", "σ", "$\\sigma$",
+	"μ", "$\\mu$", "µ", "$\\mu$", "√", "$\\surd$", "³", "$^3$", "²", "$^2$", "̄", "", "’", "'", "‘", "`", "“", "``", "”", "''",
 )
 
-func latexEscape(s string) string { return latexEscaper.Replace(s) }
+// latexEscape escapes s for LaTeX; a character neither ASCII nor spelled
+// above is written as its code point, [U+00E9], so no raw non-ASCII byte
+// reaches LaTeX and none is dropped unseen.
+func latexEscape(s string) string {
+	s = latexEscaper.Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "[U+%04X]", r)
+		}
+	}
+	return b.String()
+}
 
 var nonLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
@@ -219,7 +246,7 @@ func PairedTableAs(p *experiment.Paired, format string) (string, error) {
 	if p == nil || len(p.Stats) == 0 {
 		return "", errors.New("plot: no paired statistics to tabulate")
 	}
-	return tablesAs(format, p.Table())
+	return tablesAs(format, []string{labelKey(p.Label) + "-paired"}, p.Table())
 }
 
 // StudyTableAs returns a study's scores — development weights with their
@@ -229,17 +256,19 @@ func StudyTableAs(r *experiment.StudyResult, format string) (string, error) {
 	if r == nil {
 		return "", errors.New("plot: nil study result")
 	}
-	return tablesAs(format, r.Tables()...)
+	name := labelKey(r.Config.Name)
+	return tablesAs(format, []string{name + "-development", name + "-validation"}, r.Tables()...)
 }
 
-func tablesAs(format string, tables ...experiment.Table) (string, error) {
+// tablesAs formats tables, labelled (in LaTeX) by labels.
+func tablesAs(format string, labels []string, tables ...experiment.Table) (string, error) {
 	var out []string
-	for _, t := range tables {
+	for i, t := range tables {
 		switch format {
 		case TableLaTeX:
-			out = append(out, engineTable(t).latex())
+			out = append(out, engineTable(t, labels[i]).latex())
 		case TableMarkdown:
-			out = append(out, engineTable(t).markdown())
+			out = append(out, engineTable(t, labels[i]).markdown())
 		default:
 			return "", fmt.Errorf("plot: table format %q is not one of %s, %s", format, TableLaTeX, TableMarkdown)
 		}
