@@ -41,9 +41,14 @@ func ComparisonTableAs(c *experiment.Comparison, format string) (string, error) 
 // textCell is one cell of a text table: its text and whether it is the best
 // of its column.
 type textCell struct {
-	text string
-	best bool
+	text  string
+	best  bool
+	mark  bool
+	group bool // the heading of the rows under it, across the table // a verdict, written as its mark (LaTeX)
 }
+
+// groupRow is a row that heads a group of rows: one cell across the table.
+func groupRow(name string) []textCell { return []textCell{{text: name, group: true}} }
 
 // tableRows are the header (names, units) and the rows of a comparison's
 // table, formatted as in ComparisonTable.
@@ -93,6 +98,7 @@ type textTable struct {
 	rows         [][]textCell
 	align        []byte
 	note         string
+	compact      bool // smaller type and column gaps, to fit one column
 }
 
 // comparisonTable is the comparison's summary table: names left, numbers
@@ -133,19 +139,34 @@ func markdownTable(c *experiment.Comparison) string { return comparisonTable(c).
 func (t textTable) latex() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%% routelab: %s (needs \\usepackage{booktabs})\n", latexEscape(t.name))
-	b.WriteString("\\begin{table}[t]\n\\centering\n\\small\n")
+	b.WriteString("\\begin{table}[t]\n\\centering\n")
+	if t.compact {
+		b.WriteString("\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n")
+	} else {
+		b.WriteString("\\small\n")
+	}
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", t.align)
 	b.WriteString(latexRow(t.heads))
 	if strings.Join(t.units, "") != "" {
 		b.WriteString(latexRow(t.units))
 	}
 	b.WriteString("\\midrule\n")
-	for _, row := range t.rows {
+	for r, row := range t.rows {
+		if len(row) == 1 && row[0].group {
+			if r > 0 {
+				b.WriteString("\\addlinespace\n")
+			}
+			fmt.Fprintf(&b, "\\multicolumn{%d}{l}{\\textit{%s}} \\\\\n", len(t.align), latexEscape(row[0].text))
+			continue
+		}
 		cells := make([]string, len(row))
 		for i, cell := range row {
 			cells[i] = latexEscape(cell.text)
 			if cell.best {
 				cells[i] = "\\textbf{" + cells[i] + "}"
+			}
+			if cell.mark {
+				cells[i] = verdictMark(cell.text)
 			}
 		}
 		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
@@ -155,9 +176,42 @@ func (t textTable) latex() string {
 	if t.setup != "" {
 		caption += ": " + latexEscape(t.setup)
 	}
-	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexEscape(t.note))
+	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexNote(t))
 	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", t.label)
 	return b.String()
+}
+
+// verdictMark is a verdict's mark.
+func verdictMark(verdict string) string {
+	for _, m := range verdictMarks {
+		if m.verdict == verdict {
+			return m.mark
+		}
+	}
+	return latexEscape(verdict)
+}
+
+// latexNote is the caption's note, escaped but for the marks it explains.
+func latexNote(t textTable) string {
+	parts := strings.Split(t.note, "; ")
+	for i, p := range parts {
+		mark, rest, ok := strings.Cut(p, ": ")
+		if !ok || !isMark(mark) {
+			parts[i] = latexEscape(p)
+			continue
+		}
+		parts[i] = mark + ": " + latexEscape(rest)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func isMark(s string) bool {
+	for _, m := range verdictMarks {
+		if m.mark == s {
+			return true
+		}
+	}
+	return false
 }
 
 func latexRow(cells []string) string {
@@ -241,12 +295,52 @@ func (t textTable) markdown() string {
 }
 
 // PairedTableAs returns paired statistics (the table routelab compare
-// --baseline prints) as "latex" or "markdown".
+// --baseline prints) as "latex" or "markdown". The LaTeX table fits one
+// column: under each policy's name a row per metric with the mean
+// difference, its interval and the verdict as a mark the caption explains.
 func PairedTableAs(p *experiment.Paired, format string) (string, error) {
 	if p == nil || len(p.Stats) == 0 {
 		return "", errors.New("plot: no paired statistics to tabulate")
 	}
+	if format == TableLaTeX {
+		return pairedColumnTable(p).latex(), nil
+	}
 	return tablesAs(format, []string{labelKey(p.Label) + "-paired"}, p.Table())
+}
+
+// verdictMarks are the paired table's verdict marks (LaTeX) and what each
+// means, in the order the caption's legend lists them.
+var verdictMarks = []struct{ verdict, mark, legend string }{
+	{experiment.VerdictBetter, "$+$", "better than the baseline"},
+	{experiment.VerdictWorse, "$-$", "worse"},
+	{experiment.VerdictUndecided, "$\\circ$", "not distinguishable from zero at 95 %"},
+	{experiment.VerdictIdentical, "$=$", "identical on every seed"},
+	{experiment.VerdictTooFewSeeds, "?", "fewer than 2 seeds with both values"},
+}
+
+// pairedColumnTable is the paired statistics as a one-column table; the
+// caption's legend names only the marks the table uses.
+func pairedColumnTable(p *experiment.Paired) textTable {
+	t := textTable{name: p.Table().Title, label: labelKey(p.Label) + "-paired", compact: true,
+		heads: []string{"metric", "mean Δ", "95 % CI", ""}, units: make([]string, 4), align: []byte("lrrc")}
+	used := map[string]bool{}
+	for i, s := range p.Stats {
+		if i == 0 || p.Stats[i-1].Policy != s.Policy {
+			t.rows = append(t.rows, groupRow(s.Policy))
+		}
+		v := s.Verdict()
+		used[v] = true
+		t.rows = append(t.rows, []textCell{{text: s.Metric.Label()}, {text: s.Metric.DiffText(s.DiffMean)},
+			{text: s.Metric.IntervalText(s.CILow, s.CIHigh)}, {text: v, mark: true}})
+	}
+	notes := []string{"Rows under each policy's name; the text table (routelab compare --baseline) adds wins, losses and ties"}
+	for _, m := range verdictMarks {
+		if used[m.verdict] {
+			notes = append(notes, m.mark+": "+m.legend)
+		}
+	}
+	t.note = strings.Join(notes, "; ") + "."
+	return t
 }
 
 // StudyTableAs returns a study's scores — development weights with their
