@@ -15,8 +15,10 @@ import (
 func latexOutputs(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
+	routers := routersOnChat(t)
 	for name, c := range map[string]*experiment.Comparison{
 		"straggler summary": testComparison(t, "straggler"), "odd names": oddComparison(t), "half dead": halfDeadComparison(t),
+		"serving summary": routers,
 	} {
 		tex, err := ComparisonTableAs(c, TableLaTeX)
 		if err != nil {
@@ -29,6 +31,13 @@ func latexOutputs(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	if out["paired"], err = PairedTableAs(p, TableLaTeX); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := routers.Paired(experiment.PairedOptions{Baseline: "llm-d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out["serving paired"], err = PairedTableAs(sp, TableLaTeX); err != nil {
 		t.Fatal(err)
 	}
 	if out["study"], err = StudyTableAs(testStudy(t), TableLaTeX); err != nil {
@@ -94,7 +103,7 @@ func TestLaTeXOutputsCompile(t *testing.T) {
 			continue
 		}
 		if strings.Contains(string(log), "Overfull \\hbox") {
-			if name == "paired" {
+			if strings.HasSuffix(name, "paired") {
 				t.Errorf("paired: wider than one column:\n%s", tail(string(log), 1500))
 			}
 			t.Logf("%s: compiles, wider than one column", name)
