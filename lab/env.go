@@ -148,8 +148,8 @@ func (e *Env) Study(path string) *StudyResult {
 // interactive HTML, saved as SVG, PNG or HTML. id names it (letters, digits,
 // '-' and '_'); title may be empty to keep the chart's own.
 func (e *Env) Chart(chart plot.Chart, id, title string) *Figure {
-	return e.figure(func(width int) (*plot.Figure, error) {
-		return plot.New(chart, plot.Spec{ID: id, Title: title, Width: width})
+	return e.figure(func(x export) (*plot.Figure, error) {
+		return plot.New(chart, plot.Spec{ID: id, Title: title, Width: x.width})
 	})
 }
 

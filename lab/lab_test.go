@@ -446,6 +446,19 @@ func TestFigureSavePDF(t *testing.T) {
 	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF-1.")) || !regexp.MustCompile(`/MediaBox \[0 0 23[78]\.\d+ `).Match(pdf) {
 		t.Errorf("saved PDF: %v, %q…", err, pdf[:min(len(pdf), 200)])
 	}
+	// Its title block is the caption, saved beside it for LaTeX.
+	tex, err := os.ReadFile(filepath.Join(filepath.Dir(path), "f.tex"))
+	if err != nil || !strings.HasPrefix(string(tex), `\caption{steady: 2 policies compared. `) {
+		t.Errorf("caption file: %v, %q", err, tex)
+	}
+	if c := fig.Caption(); !strings.HasPrefix(c, "steady: 2 policies compared. ") {
+		t.Errorf("Caption() = %q", c)
+	}
+	screen := filepath.Join(t.TempDir(), "g.svg")
+	Compare(Steady().Seeds(2), RoundRobin(), Adaptive()).Chart().Save(screen)
+	if _, err := os.Stat(strings.TrimSuffix(screen, ".svg") + ".tex"); err == nil {
+		t.Error("a screen figure wrote a caption file")
+	}
 }
 
 // tryPanics runs f and returns the *Error it panicked with, if any.

@@ -89,7 +89,7 @@ func (p *Paired) Chart() *Figure {
 	if p.c == nil {
 		failf("Paired.Chart", "empty paired comparison (Comparison.Paired makes one)")
 	}
-	return p.c.env.figure(func(w int) (*plot.Figure, error) { return plot.Paired(p.c.Comparison, p.a, p.b, width(w)...) })
+	return p.c.env.figure(func(x export) (*plot.Figure, error) { return plot.Paired(p.c.Comparison, p.a, p.b, x.options()...) })
 }
 
 // Save writes the statistics: .json (what was compared and a record per

@@ -24,12 +24,12 @@ type Comparison struct {
 
 // Chart draws medians and p99 ranges, attainment, goodput and losses per policy.
 func (c *Comparison) Chart() *Figure {
-	return c.env.figure(func(w int) (*plot.Figure, error) { return plot.Comparison(c.Comparison, width(w)...) })
+	return c.env.figure(func(x export) (*plot.Figure, error) { return plot.Comparison(c.Comparison, x.options()...) })
 }
 
 // CDF draws each policy's latency distribution (log scale, SLO marked).
 func (c *Comparison) CDF() *Figure {
-	return c.env.figure(func(w int) (*plot.Figure, error) { return plot.LatencyCDF(c.Comparison, width(w)...) })
+	return c.env.figure(func(x export) (*plot.Figure, error) { return plot.LatencyCDF(c.Comparison, x.options()...) })
 }
 
 // Table returns the summary table as "html", "latex" (booktabs) or
@@ -116,8 +116,8 @@ type RunResult struct {
 // shares over time, with the warm-up, the measurement window and the
 // scenario's events marked.
 func (r *RunResult) Timeline() *Figure {
-	return r.env.figure(func(w int) (*plot.Figure, error) {
-		return plot.Timeline(r.RunResult, append(width(w), plot.WithProtocol(r.protocol))...)
+	return r.env.figure(func(x export) (*plot.Figure, error) {
+		return plot.Timeline(r.RunResult, append(x.options(), plot.WithProtocol(r.protocol))...)
 	})
 }
 
@@ -181,7 +181,7 @@ func (s *SweepResult) Save(path string) {
 // Chart draws p99 and attainment against the arrival rate per policy,
 // with the cluster's capacity marked.
 func (s *SweepResult) Chart() *Figure {
-	return s.env.figure(func(w int) (*plot.Figure, error) { return plot.RateSweep(s.SweepResult, width(w)...) })
+	return s.env.figure(func(x export) (*plot.Figure, error) { return plot.RateSweep(s.SweepResult, x.options()...) })
 }
 
 // StudyResult is the exploration-weight study.
@@ -192,7 +192,7 @@ type StudyResult struct {
 
 // Chart draws the development attainment of each weight in each condition.
 func (s *StudyResult) Chart() *Figure {
-	return s.env.figure(func(w int) (*plot.Figure, error) { return plot.StudyHeatmap(s.StudyResult, width(w)...) })
+	return s.env.figure(func(x export) (*plot.Figure, error) { return plot.StudyHeatmap(s.StudyResult, x.options()...) })
 }
 
 // Table returns the study's scores — each weight's development attainment
@@ -212,7 +212,26 @@ func (s *StudyResult) Table(format string) string {
 type Figure struct {
 	f     *plot.Figure
 	env   *Env
-	build func(width int) (*plot.Figure, error) // the figure at an export width (0: its own)
+	build func(x export) (*plot.Figure, error) // the figure for an export (zero: its own)
+	paper bool
+}
+
+// export is what a figure is laid out for: a width in px (0: its own) and,
+// for a paper figure, the width in inches.
+type export struct {
+	width int
+	paper float64
+}
+
+// options are the plot options that lay a figure out for x.
+func (x export) options() []plot.Option {
+	switch {
+	case x.paper > 0:
+		return []plot.Option{plot.WithPaper(x.paper)}
+	case x.width > 0:
+		return []plot.Option{plot.WithWidth(x.width)}
+	}
+	return nil
 }
 
 // OneColumn and TwoColumn are the widths of paper figures in inches
@@ -222,25 +241,16 @@ const (
 	TwoColumn = plot.TwoColumn
 )
 
-// width is the options that lay a figure out for an export width (none for
-// 0, the figure's own).
-func width(w int) []plot.Option {
-	if w == 0 {
-		return nil
-	}
-	return []plot.Option{plot.WithWidth(w)}
-}
-
 // figure builds a figure at its own width, failing with the builder's error.
-func (e *Env) figure(build func(width int) (*plot.Figure, error)) *Figure {
+func (e *Env) figure(build func(x export) (*plot.Figure, error)) *Figure {
 	fig := &Figure{env: e, build: build}
-	fig.f = fig.at(0, "figure")
+	fig.f = fig.at(export{}, "figure")
 	return fig
 }
 
-// at builds the figure at an export width, with the session's renderer.
-func (f *Figure) at(w int, op string) *plot.Figure {
-	pf, err := f.build(w)
+// at builds the figure for an export, with the session's renderer.
+func (f *Figure) at(x export, op string) *plot.Figure {
+	pf, err := f.build(x)
 	if err != nil {
 		fail(op, err)
 	}
@@ -253,16 +263,25 @@ func (f *Figure) at(w int, op string) *plot.Figure {
 // Light returns the figure without the ECharts library inside (a few
 // percent of its size), for notebooks where an earlier figure already
 // brought it; on its own it waits briefly, then says how to fix the page.
-func (f *Figure) Light() *Figure { return &Figure{f: f.f.Light(), env: f.env, build: f.build} }
+func (f *Figure) Light() *Figure {
+	return &Figure{f: f.f.Light(), env: f.env, build: f.build, paper: f.paper}
+}
 
 // Paper lays the figure out again for a page inches wide — lab.OneColumn
 // (3.3 in) or lab.TwoColumn (7 in) — at 96 px to the inch, so that it prints at its
-// size with no text under 7 pt. Save it as .pdf or .svg for the paper.
+// size with no text under 7 pt: at most 2.6 in tall up to 3.5 in wide
+// (a comparison then shows its p99 and attainment panels), else at most
+// 3 in. The title block is not drawn: it is the Caption, and Save writes
+// it beside the figure as a .tex file. Save it as .pdf or .svg for the paper.
 func (f *Figure) Paper(inches float64) *Figure {
 	w := int(inches*96 + 0.5)
 	check("Figure.Paper", finite(inches) && w >= 300 && w <= 8192, "inches", inches, "a width from 3.2 to 85 inches, such as lab.OneColumn or lab.TwoColumn")
-	return &Figure{f: f.at(w, "Figure.Paper"), env: f.env, build: f.build}
+	return &Figure{f: f.at(export{width: w, paper: inches}, "Figure.Paper"), env: f.env, build: f.build, paper: true}
 }
+
+// Caption is the figure's title block as one paragraph: for a paper
+// figure, the caption to print under it.
+func (f *Figure) Caption() string { return f.f.Caption() }
 
 // Scale sets the PNG export's pixels per CSS pixel (2 unless set; 3 or 4
 // for print at 300 dpi and more).
@@ -271,7 +290,7 @@ func (f *Figure) Scale(scale float64) *Figure {
 	if err != nil {
 		fail("Figure.Scale", err)
 	}
-	return &Figure{f: pf, env: f.env, build: f.build}
+	return &Figure{f: pf, env: f.env, build: f.build, paper: f.paper}
 }
 
 // Plot returns the underlying plot figure.
@@ -289,8 +308,10 @@ func (f *Figure) Static() display.Bundle {
 
 // Save writes the figure as .svg, .pdf (vector, through headless
 // Chromium), .png (through headless Chromium, at Scale) or .html (a
-// standalone page). A file is written whole or not at all: an unwritable
-// path is an error naming it, and leaves nothing behind.
+// standalone page). A paper figure (Paper) also writes its caption beside
+// it, fig.pdf's as fig.tex holding \caption{…}. A file is written whole or
+// not at all: an unwritable path is an error naming it, and leaves nothing
+// behind.
 func (f *Figure) Save(path string) {
 	var data []byte
 	var err error
@@ -310,6 +331,9 @@ func (f *Figure) Save(path string) {
 	}
 	if err == nil {
 		err = plot.WriteFile(path, data)
+	}
+	if err == nil && f.paper {
+		err = plot.WriteFile(strings.TrimSuffix(path, filepath.Ext(path))+".tex", []byte(f.f.CaptionLaTeX()))
 	}
 	if err != nil {
 		fail("Figure.Save", err)

@@ -66,8 +66,11 @@ func policyNames(c *experiment.Comparison) []string {
 
 // drawComparison lays the comparison out on l.
 func drawComparison(l *layout, c *experiment.Comparison, title string) (float64, error) {
-	l.heading(title, comparisonCaption(c))
-	l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
+	l.heading(title, comparisonCaption(c, l.s.paperColumn()))
+	if !l.s.paperColumn() {
+		// In a column the rows' names are the legend: every panel names them.
+		l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
+	}
 	g := newPanels(l, c)
 	rowH := g.rowHeight(l)
 	if rowH < 0 {
@@ -80,7 +83,7 @@ func drawComparison(l *layout, c *experiment.Comparison, title string) (float64,
 
 // comparisonCaption is the subtitle: what was run, who did best, and how
 // to read the marks.
-func comparisonCaption(c *experiment.Comparison) string {
+func comparisonCaption(c *experiment.Comparison, column bool) string {
 	lines := []string{setupLine(c), winnersLine(c),
 		"bars, ticks and values: medians across seeds · markers: single seeds · whiskers: p99 min–max across seeds (observed, not a confidence interval) · dashed: SLO"}
 	var none []string
@@ -91,6 +94,9 @@ func comparisonCaption(c *experiment.Comparison) string {
 	}
 	if len(none) > 0 {
 		lines = append(lines, "no p99 (no run completed a cohort request): "+strings.Join(none, ", "))
+	}
+	if column {
+		lines = append(lines, "goodput and lost requests: in the two-column figure and the table")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -138,6 +144,7 @@ func winnersLine(c *experiment.Comparison) string {
 // width and ticks, and the texts whose height the layout must reserve.
 type panels struct {
 	n, cols         int
+	np              int      // panels drawn: 4, or 2 (p99, attainment) in a paper column
 	names           []string // policy names, wrapped to the name column
 	nameW           float64  // the name column, axis label margin included
 	pw, gapX        float64  // panel width and the gap between panels
@@ -156,7 +163,10 @@ var (
 const minPanel = 72.0 // the narrowest panel worth drawing: "0 50 100" fits
 
 func newPanels(l *layout, c *experiment.Comparison) *panels {
-	g := &panels{n: len(c.Policies)}
+	g := &panels{n: len(c.Policies), np: 4}
+	if l.s.paperColumn() {
+		g.np = 2
+	}
 	for _, p := range c.Policies {
 		g.lostLabels = append(g.lostLabels, strconv.FormatFloat(lostOf(p.Summary), 'g', -1, 64))
 	}
@@ -167,14 +177,21 @@ func newPanels(l *layout, c *experiment.Comparison) *panels {
 	}
 	g.nameW = fontText.widest(strings.Split(strings.Join(g.names, "\n"), "\n")) + 8
 	for _, cols := range []int{4, 2, 1} {
+		if cols > g.np {
+			continue
+		}
 		g.cols = cols
 		if g.fit(l, c, room) >= minPanel {
 			break
 		}
 	}
-	for p := range 4 {
+	for p := range g.np {
 		g.heads[p] = fontText.wrap(panelHeads[p], g.pw)
 		g.axisName[p] = fontText.wrap(g.unit(p), g.pw)
+		if l.s.paper {
+			// On paper the heading is the axis name: one line of text less.
+			g.heads[p], g.axisName[p] = g.axisName[p], nil
+		}
 	}
 	return g
 }
@@ -201,7 +218,7 @@ func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 
 		}
 		g.x = [4]ticks{latencyTicks(l.s.latency, c, g.pw), attainmentTicks(g.pw), goodputTicks(c, g.pw), lostTicks(c, g.pw, g.lostLabels)}
 		gapX, r := 24.0, 0.0
-		for p := range 4 {
+		for p := range g.np {
 			if (p+1)%g.cols != 0 {
 				gapX = math.Max(gapX, (g.x[p].last()+g.x[p+1].first())/2+14)
 			} else {
@@ -217,7 +234,7 @@ func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 
 }
 
 // panelRows is how many rows of panels there are.
-func (g *panels) panelRows() int { return 4 / g.cols }
+func (g *panels) panelRows() int { return g.np / g.cols }
 
 // rowHeight is the height of a policy's row: what its wrapped name needs,
 // at least 30 px, more when a fixed figure height leaves room; -1 when
@@ -228,6 +245,10 @@ func (g *panels) rowHeight(l *layout) float64 {
 		lines = max(lines, strings.Count(n, "\n")+1)
 	}
 	g.minRow = math.Max(30, float64(lines)*fontText.lineHeight()+10)
+	if l.s.paper {
+		// A page is read close up: rows need only hold their name and markers.
+		g.minRow = math.Max(16, float64(lines)*fontText.lineHeight()+2)
+	}
 	if l.h == 0 {
 		return g.minRow
 	}
@@ -287,9 +308,11 @@ func (g *panels) place(l *layout, c *experiment.Comparison, rowH float64) {
 	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
 	latencyPanel(l, c, g.x[0], g.pw, rowH)
 	for i, p := range c.Policies {
-		metricPanels(l, i, g.n, p, c.Seeds, rowH)
+		metricPanels(l, i, g.n, p, c.Seeds, rowH, g.np)
 	}
-	lostLabels(l, c, g.lostLabels)
+	if g.np == 4 {
+		lostLabels(l, c, g.lostLabels)
+	}
 }
 
 // policyAxis lists the policies top to bottom, naming them when labels.
@@ -442,11 +465,12 @@ func seedDots(name string, st style, grid int, data []any) charts.SingleSeries {
 		Symbol: string(st.Marker), SymbolSize: 7, ItemStyle: &opts.ItemStyle{Color: st.Color, Opacity: opts.Float(0.9)}, Data: data}
 }
 
-// metricPanels adds a policy's attainment, goodput and lost-request bars.
+// metricPanels adds a policy's attainment, goodput and lost-request bars
+// (the attainment only, with np 2 panels).
 // Each policy's bar is its own series with values only in its own row, and
 // all bars of a panel share a stack, so each row holds one centred bar in
 // the policy's colour.
-func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64) {
+func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64, np int) {
 	s, color := p.Summary, l.color(p.Name)
 	row := func(v float64, tip string) []any {
 		data := make([]any, n)
@@ -474,6 +498,9 @@ func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64
 	cv.add(seedDots(p.Name, st, 1, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
 		return 100 * r.Attainment, pct(r.Attainment)
 	})))
+	if np < 4 {
+		return
+	}
 	cv.add(bar(2, "goodput", round(s.MedianGoodput, 3), strconv.FormatFloat(s.MedianGoodput, 'f', 1, 64),
 		fmt.Sprintf("median goodput %.1f req/s on time\nmedian throughput %.1f req/s", s.MedianGoodput, s.MedianThroughput), 0.12))
 	cv.add(seedDots(p.Name, st, 2, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {

@@ -88,6 +88,7 @@ type Figure struct {
 	svg             *SVGRenderer
 	pngScale        float64
 	light           bool
+	caption         string
 }
 
 const (
@@ -290,4 +291,20 @@ func (f *Figure) label() string {
 		return f.title
 	}
 	return f.id
+}
+
+// Caption is the figure's title block as a paragraph: for a paper figure
+// (WithPaper), which does not draw it, the caption to print under it. A
+// figure made with New has its title, if any.
+func (f *Figure) Caption() string {
+	if f.caption == "" && f.title != "" {
+		return captionOf(f.title, "")
+	}
+	return f.caption
+}
+
+// CaptionLaTeX is the Caption as a LaTeX \caption{} line, escaped as the
+// tables are (ASCII only).
+func (f *Figure) CaptionLaTeX() string {
+	return "\\caption{" + latexEscape(f.Caption()) + "}\n"
 }

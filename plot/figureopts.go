@@ -46,6 +46,7 @@ type settings struct {
 	svg           *SVGRenderer
 	latency       Scale
 	protocol      engine.Protocol
+	paper         bool // laid out for a page: no title block (it is the caption)
 }
 
 // WithID names the figure (see Spec.ID); by default a figure's id is its
@@ -109,17 +110,35 @@ const (
 
 // WithPaper lays the figure out for a page: inches wide at 96 CSS pixels
 // to the inch (OneColumn, TwoColumn or any width), so it prints at its CSS
-// size and its smallest text (10 px) prints at 7.5 pt. Its PDF export is a
-// page of exactly that width.
+// size and its smallest text (10 px) prints at 7.5 pt. Up to 3.5 in wide
+// (a column) it is 2.6 in tall and a comparison shows two panels; wider,
+// 3 in. The title block is not drawn: it is the figure's Caption. Its PDF
+// export is a page of exactly that size.
 func WithPaper(inches float64) Option {
 	return Option{fmt.Sprintf("plot.WithPaper(%g)", inches), func(s *settings) error {
 		w := paperWidth(inches)
 		if !defined(inches) || w < minWidth || w > maxSide {
 			return fmt.Errorf("plot: paper width %g in is outside %.2f–%.0f in", inches, float64(minWidth)/96, float64(maxSide)/96)
 		}
-		s.width, s.height = w, 0
+		s.width, s.height, s.paper = w, paperWidth(paperTwoColumnHeight), true
+		if inches <= paperColumnWidth {
+			s.height = paperWidth(paperColumnHeight)
+		}
 		return nil
 	}}
+}
+
+// Paper figure sizes, in inches: up to paperColumnWidth wide a figure fits
+// a column and is paperColumnHeight tall, wider ones paperTwoColumnHeight.
+const (
+	paperColumnWidth     = 3.5
+	paperColumnHeight    = 2.6
+	paperTwoColumnHeight = 3.0
+)
+
+// paperColumn tells whether s lays a figure out for one column of a page.
+func (s settings) paperColumn() bool {
+	return s.paper && float64(s.width) <= paperColumnWidth*96+0.5
 }
 
 // paperWidth is a width in inches in CSS pixels.

@@ -100,15 +100,19 @@ func heatMapChart() (Chart, *charts.RectChart) {
 
 // newCanvas starts a figure whose series are named by names, styled
 // together (Palette.Styles).
-func newCanvas(kind chartKind, s settings, names []string) *canvas {
+func newCanvas(kind chartKind, s settings, names []string) (*canvas, error) {
+	styles, err := s.palette.styles(names)
+	if err != nil {
+		return nil, err
+	}
 	chart, rect := kind()
 	c := &canvas{chart: chart, rect: rect, raw: map[string]any{}, extra: map[int]map[string]any{}, s: s, styles: map[string]style{}}
-	for i, st := range s.palette.styles(names) {
+	for i, st := range styles {
 		c.styles[names[i]] = st
 	}
 	rect.Accept(rawComponents{set: c.raw, extra: c.extra})
 	rect.SetGlobalOptions(charts.WithToolboxOpts(saveToolbox()))
-	return c
+	return c, nil
 }
 
 // style is name's style in this figure.
@@ -149,11 +153,15 @@ type figure struct {
 // of its width and minHTMLWidth, static for exports at its width — and
 // makes the Figure, with a content-derived id unless WithID gave one.
 func (s settings) build(fg figure) (*Figure, error) {
-	html, hh, err := s.variant(fg, math.Min(float64(s.width), minHTMLWidth), false)
+	htmlW := math.Min(float64(s.width), minHTMLWidth)
+	if s.paper {
+		htmlW = float64(s.width) // a paper figure keeps its size on screen too
+	}
+	html, hh, _, err := s.variant(fg, htmlW, false)
 	if err != nil {
 		return nil, err
 	}
-	static, sh, err := s.variant(fg, float64(s.width), true)
+	static, sh, caption, err := s.variant(fg, float64(s.width), true)
 	if err != nil {
 		return nil, err
 	}
@@ -167,22 +175,38 @@ func (s settings) build(fg figure) (*Figure, error) {
 	if s.title != "" {
 		title = s.title
 	}
-	return withStatic(html, static, hh, Spec{ID: id, Title: title, Theme: s.theme, Width: s.width, Height: sh,
+	f, err := withStatic(html, static, hh, Spec{ID: id, Title: title, Theme: s.theme, Width: s.width, Height: sh,
 		Palette: s.palette, SVG: s.svg})
+	if err != nil {
+		return nil, err
+	}
+	f.caption = caption
+	return f, nil
 }
 
-// variant draws one layout of the figure at width w.
-func (s settings) variant(fg figure, w float64, static bool) (Chart, int, error) {
-	l := &layout{canvas: newCanvas(fg.chart, s, fg.names), w: w, h: float64(s.height), static: static}
+// variant draws one layout of the figure at width w; it returns the
+// chart, its height and its caption (the title block).
+func (s settings) variant(fg figure, w float64, static bool) (Chart, int, string, error) {
+	cv, err := newCanvas(fg.chart, s, fg.names)
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("%w (%s figure)", err, fg.kind)
+	}
+	l := &layout{canvas: cv, w: w, h: float64(s.height), static: static}
 	need, err := fg.draw(l)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, "", err
 	}
 	if s.height > 0 && need > float64(s.height)+0.5 {
-		return nil, 0, fmt.Errorf("plot: %s figure: height %d px is too small at width %d px: it needs at least %.0f px (or give no height: plot.WithWidth)",
+		if s.paper {
+			// Not every layout fits the paper height yet: such a figure
+			// takes the height it needs rather than failing or clipping.
+			s.height = 0
+			return s.variant(fg, w, static)
+		}
+		return nil, 0, "", fmt.Errorf("plot: %s figure: height %d px is too small at width %d px: it needs at least %.0f px (or give no height: plot.WithWidth)",
 			fg.kind, s.height, int(w), math.Ceil(need))
 	}
-	return l.chart, int(math.Ceil(max(need, float64(s.height)))), nil
+	return l.chart, int(math.Ceil(max(need, float64(s.height)))), l.caption, nil
 }
 
 // contentID is kind plus a hash of the chart's option: the same data give

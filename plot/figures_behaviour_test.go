@@ -477,7 +477,7 @@ func TestValuesSayWhatTheyAre(t *testing.T) {
 		`plot.WithSize(1200, 500)`:  WithSize(1200, 500),
 		`plot.WithSLO(50)`:          WithSLO(50),
 		`plot.Option{} (no effect)`: Option{},
-		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #b275ff, least-queue #289e7a, mine #123456, p2c #c67ba8, random #a45542, round-robin #4767b3, weighted-rr #886078; 8 further colours)`: WithPalette(pal),
+		`plot.WithPalette(palette: adaptive #e8590c, latency-aware #9285f8, least-queue #35a593, mine #123456, p2c #b9556b, random #8d484a, round-robin #313df9, weighted-rr #8a6491; 12 further colours)`: WithPalette(pal),
 		`plot.WithWidth(317)`: WithWidth(317),
 		`plot.WithPaper(3.3)`: WithPaper(OneColumn),
 		`plot.WithProtocol(engine.Protocol{Warmup: 3000, Measure: 12000, SLO: 50})`: WithProtocol(engine.DefaultProtocol()),

@@ -37,7 +37,7 @@ func galleryFigures() []galleryFigure {
 	return []galleryFigure{
 		{"comparison.svg", "`Comparison`: the straggler scenario at 175 req/s, four seeds — one row per policy, four metrics, the SLO marked.",
 			func(t *testing.T) (*Figure, error) { return Comparison(testComparison(t, "straggler")) }},
-		{"comparison-one-column.svg", "`Comparison` with `WithPaper(OneColumn)`: the same, 3.3 in wide for a paper's column; the panels stack two by two.",
+		{"comparison-one-column.svg", "`Comparison` with `WithPaper(OneColumn)`: the same, 3.3 × 2.6 in for a paper's column: p99 and attainment side by side, the title block left to the caption (`Figure.Caption`).",
 			func(t *testing.T) (*Figure, error) {
 				return Comparison(testComparison(t, "straggler"), WithPaper(OneColumn))
 			}},

@@ -37,11 +37,12 @@ const (
 // of the space not used yet.
 type layout struct {
 	*canvas
-	w, h   float64
-	static bool
-	y      float64
-	titles []any
-	rows   []any // legend rows
+	w, h    float64
+	static  bool
+	y       float64
+	caption string // the title block as a paragraph
+	titles  []any
+	rows    []any // legend rows
 }
 
 // heading places the title (wrapped to the width, clear of the toolbox) and
@@ -49,6 +50,12 @@ type layout struct {
 func (l *layout) heading(title, subtitle string) {
 	if l.s.title != "" {
 		title = l.s.title
+	}
+	l.caption = captionOf(title, subtitle)
+	if l.s.paper {
+		// On paper the title block is the caption, under the figure.
+		l.y = edge
+		return
 	}
 	room := l.w - 2*edge
 	titleRoom := room
@@ -62,6 +69,17 @@ func (l *layout) heading(title, subtitle string) {
 		l.block(fontText.wrap(subtitle, room), fontText, edge, "")
 	}
 	l.y += gap
+}
+
+// captionOf joins a title and its subtitle's lines into sentences.
+func captionOf(title, subtitle string) string {
+	parts := []string{strings.TrimSuffix(title, ".")}
+	for _, line := range strings.Split(subtitle, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			parts = append(parts, strings.TrimSuffix(line, "."))
+		}
+	}
+	return strings.Join(parts, ". ") + "."
 }
 
 // block places lines of text at (x, l.y) and moves l.y below them; a

@@ -14,29 +14,34 @@ import (
 	"unicode"
 )
 
-// Palette gives each policy one colour, the same in every figure and table
-// of a session and across sessions: built-in policies have fixed colours,
-// any other name the further colour a hash of its name selects (never one
-// that depends on which other names are drawn with it).
+// Palette gives each policy one colour. The colours are twelve slots
+// chosen (palette_test.go measures them) so that any two differ by at least
+// 10 CIEDE2000 units under normal vision and under simulated protanopia,
+// deuteranopia and tritanopia (Machado et al. 2009 at severity 1.0), each
+// with a contrast of at least 3:1 on white and 2.5:1 on #1e1e1e. Every
+// built-in policy prefers a slot (the seven classic ones have their own,
+// and the serving routers theirs, chosen so the sets the docs and notebooks
+// draw never meet), any other name the slot a hash of its name selects. In
+// one figure no two policies share a slot: when two prefer the same one,
+// the later (fixed names first, then the others in sorted order) takes the
+// next free slot, so the colours depend only on which policies are drawn,
+// and are the same in every figure of a comparison and whenever the same
+// policies recur. More than twelve policies in one figure is an error
+// naming the limit (MaxPolicies), never a repeated colour.
 //
-// Colour alone cannot tell policies apart in a greyscale print, nor for
-// readers with a colour-vision deficiency once more than a few policies are
-// drawn, so every policy also has a second channel: a marker and a line
-// dash. Within one figure no two policies share a marker or a dash (while
-// there are enough of each), so any two stay distinguishable in greyscale.
-//
-// The colours were chosen (see palette_test.go for the thresholds and how
-// they are measured) so that the built-in policies differ by at least 10
-// CIEDE2000 units under normal vision and under simulated protanopia,
-// deuteranopia and tritanopia, every colour differs from every other by at
-// least 10 under normal vision, and each has a contrast ratio of at least
-// 3:1 against both white and #1e1e1e, so one palette reads in light and dark
-// front ends alike. Replicas are drawn in greys (replicaStyle), a channel no
-// policy uses. A Palette is immutable.
+// Colour alone cannot tell policies apart in a greyscale print, so every
+// policy also has a second channel: a marker and a line dash. Within one
+// figure no two policies share a marker or a dash (while there are enough
+// of each). Replicas are drawn in greys (replicaStyle), a channel no policy
+// uses. A Palette is immutable.
 type Palette struct {
 	fixed   map[string]style
+	prefer  map[string]int
 	further []string
 }
+
+// MaxPolicies is how many policies one figure can colour apart.
+const MaxPolicies = 12
 
 // style is how a series is drawn: its colour, the marker of its points and
 // the dash of its lines.
@@ -100,20 +105,35 @@ const AccentColor = "#e8590c"
 
 // DefaultPalette returns the palette every figure uses unless told otherwise.
 func DefaultPalette() *Palette {
+	slots := policySlots()
 	return &Palette{
 		fixed: map[string]style{
-			"round-robin":   {"#4767b3", markerCircle, dashDashed},
-			"least-queue":   {"#289e7a", markerSquare, dashDotted},
-			"latency-aware": {"#b275ff", markerTriangle, dashDashDot},
-			"adaptive":      {AccentColor, markerDiamond, dashSolid},
-			"random":        {"#a45542", markerTriangleDown, dashLong},
-			"p2c":           {"#c67ba8", markerCross, dashDashDotDot},
-			"weighted-rr":   {"#886078", markerPlus, dashLongDot},
+			"round-robin":   {slots[0], markerCircle, dashDashed},
+			"least-queue":   {slots[1], markerSquare, dashDotted},
+			"latency-aware": {slots[2], markerTriangle, dashDashDot},
+			"adaptive":      {slots[3], markerDiamond, dashSolid},
+			"random":        {slots[4], markerTriangleDown, dashLong},
+			"p2c":           {slots[5], markerCross, dashDashDotDot},
+			"weighted-rr":   {slots[6], markerPlus, dashLongDot},
 		},
-		further: []string{
-			"#ff586b", "#756b2e", "#007d1d", "#c58714",
-			"#89579f", "#0b93ff", "#c8206b", "#889a03",
+		// The serving routers notebooks/07 draws together (with
+		// least-queue) prefer ten distinct slots; the rest fill in.
+		prefer: map[string]int{
+			"llm-d": 7, "sglang": 8, "dynamo": 9, "vllm-dp": 10, "vllm-prefix": 11,
+			"ray-prefix": 0, "aibrix": 2, "prequal": 3, "peak-ewma": 4, "lwl": 5,
+			"jiq": 6, "sed": 0, "least-kv": 2, "llm-d-affinity": 8, "llm-d-shed": 9,
+			"ray-p2c": 10, "c3": 11,
 		},
+		further: slots,
+	}
+}
+
+// policySlots are the twelve policy colours; the first seven belong to the
+// classic policies, adaptive's being the accent.
+func policySlots() []string {
+	return []string{
+		"#313df9", "#35a593", "#9285f8", AccentColor, "#8d484a", "#b9556b",
+		"#8a6491", "#be0507", "#839862", "#118570", "#a082b7", "#6a4ca5",
 	}
 }
 
@@ -133,11 +153,12 @@ func (p *Palette) With(name, color string) (*Palette, error) {
 	st.Color = strings.ToLower(color)
 	fixed := maps.Clone(p.fixed)
 	fixed[key] = st
-	return &Palette{fixed: fixed, further: p.further}, nil
+	return &Palette{fixed: fixed, prefer: p.prefer, further: p.further}, nil
 }
 
-// Color returns name's colour: its fixed colour when it has one, otherwise
-// the further colour its hash selects.
+// Color returns name's preferred colour: its fixed colour when it has one,
+// otherwise its slot's. Drawn with others that prefer the same slot, a
+// policy may take another (see Palette).
 func (p *Palette) Color(name string) string { return p.style(name).Color }
 
 // style returns name's preferred style: a built-in's fixed one, otherwise
@@ -150,7 +171,15 @@ func (p *Palette) style(name string) style {
 	}
 	free := p.freeSecondaries()
 	sec := free[hash(key, "secondary")%uint32(len(free))]
-	return style{Color: p.further[hash(key, "colour")%uint32(len(p.further))], Marker: sec.Marker, Dash: sec.Dash}
+	return style{Color: p.further[p.slot(key)], Marker: sec.Marker, Dash: sec.Dash}
+}
+
+// slot is the slot key prefers: a built-in's own, otherwise its hash's.
+func (p *Palette) slot(key string) int {
+	if i, ok := p.prefer[key]; ok {
+		return i
+	}
+	return int(hash(key, "colour") % uint32(len(p.further)))
 }
 
 // hash is FNV-1a of the key and a purpose, so a name's colour and its
@@ -186,14 +215,16 @@ func (p *Palette) usesSecondary(st style) bool {
 	return false
 }
 
-// Styles returns the styles of names drawn together in one figure. Each
-// keeps its colour. Each keeps its preferred marker and dash too, unless a
+// styles returns the styles of names drawn together in one figure. Each
+// keeps its preferred colour unless a name placed before it has it: then
+// it takes the next slot no name placed before it has. Each keeps its preferred marker and dash too, unless a
 // name placed before it (fixed names first, then the others in sorted
 // order, so series order does not matter) has either already: then it takes
 // the first combination whose marker and dash are both unused, or, with
 // more names than markers or dashes, the first combination unused as a
-// whole. Names equal after PolicyKey share a style.
-func (p *Palette) styles(names []string) []style {
+// whole. Names equal after PolicyKey share a style. More than MaxPolicies
+// distinct names is an error.
+func (p *Palette) styles(names []string) ([]style, error) {
 	keys := map[string]string{}
 	var order []string
 	for _, n := range names {
@@ -211,13 +242,21 @@ func (p *Palette) styles(names []string) []style {
 		}
 		return order[i] < order[j]
 	})
+	if len(order) > MaxPolicies {
+		return nil, fmt.Errorf("plot: %d policies in one figure, but its colours tell at most %d apart (plot.MaxPolicies); draw fewer at once", len(order), MaxPolicies)
+	}
 	byKey := map[string]style{}
 	var taken []style
+	used := map[string]bool{}
 	for _, k := range order {
 		st := p.style(keys[k])
+		if used[st.Color] {
+			st.Color = p.nextSlot(k, used)
+		}
 		if clashes(st, taken, false) {
 			st = p.nextFree(st, taken)
 		}
+		used[st.Color] = true
 		byKey[k] = st
 		taken = append(taken, st)
 	}
@@ -225,7 +264,19 @@ func (p *Palette) styles(names []string) []style {
 	for i, n := range names {
 		out[i] = byKey[PolicyKey(n)]
 	}
-	return out
+	return out, nil
+}
+
+// nextSlot is the first slot after key's preferred one whose colour is not
+// used (there is one: at most MaxPolicies names are coloured).
+func (p *Palette) nextSlot(key string, used map[string]bool) string {
+	start := p.slot(key)
+	for i := range p.further {
+		if c := p.further[(start+i)%len(p.further)]; !used[c] {
+			return c
+		}
+	}
+	return p.further[start]
 }
 
 // nextFree finds st a marker and dash that no taken style has, else a

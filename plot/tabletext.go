@@ -41,9 +41,14 @@ func ComparisonTableAs(c *experiment.Comparison, format string) (string, error) 
 // textCell is one cell of a text table: its text and whether it is the best
 // of its column.
 type textCell struct {
-	text string
-	best bool
+	text  string
+	best  bool
+	mark  bool
+	group bool // the heading of the rows under it, across the table // a verdict, written as its mark (LaTeX)
 }
+
+// groupRow is a row that heads a group of rows: one cell across the table.
+func groupRow(name string) []textCell { return []textCell{{text: name, group: true}} }
 
 // tableRows are the header (names, units) and the rows of a comparison's
 // table, formatted as in ComparisonTable.
@@ -69,9 +74,18 @@ func tableRows(c *experiment.Comparison) (heads, units []string, rows [][]textCe
 	return heads, units, rows
 }
 
-// tableNote is the table's caption after the setup line.
-func tableNote(c *experiment.Comparison) string {
-	return fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval. — : undefined (no completed cohort request).", len(c.Seeds))
+// tableNote is the table's caption after the setup line; it explains the
+// dash only when a cell has one.
+func tableNote(c *experiment.Comparison, rows [][]textCell) string {
+	note := fmt.Sprintf("Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval.", len(c.Seeds))
+	for _, r := range rows {
+		for _, cell := range r {
+			if strings.Contains(cell.text, "—") {
+				return note + " — : undefined (no completed cohort request)."
+			}
+		}
+	}
+	return note
 }
 
 // textTable is a table for LaTeX and Markdown: a title (the Markdown
@@ -79,10 +93,12 @@ func tableNote(c *experiment.Comparison) string {
 // each column's alignment ('l' or 'r'), and a note after it.
 type textTable struct {
 	name, setup  string
+	label        string
 	heads, units []string
 	rows         [][]textCell
 	align        []byte
 	note         string
+	compact      bool // smaller type and column gaps, to fit one column
 }
 
 // comparisonTable is the comparison's summary table: names left, numbers
@@ -90,13 +106,14 @@ type textTable struct {
 func comparisonTable(c *experiment.Comparison) textTable {
 	heads, units, rows := tableRows(c)
 	align := []byte("l" + strings.Repeat("r", len(heads)-1))
-	return textTable{name: c.Scenario.Name, setup: setupLine(c), heads: heads, units: units, rows: rows, align: align, note: tableNote(c)}
+	return textTable{name: c.Scenario.Name, setup: setupLine(c), label: labelKey(c.Scenario.Name) + "-summary",
+		heads: heads, units: units, rows: rows, align: align, note: tableNote(c, rows)}
 }
 
 // engineTable is one of the engine's text tables (paired statistics, a
 // study's scores).
-func engineTable(t experiment.Table) textTable {
-	out := textTable{name: t.Title, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
+func engineTable(t experiment.Table, label string) textTable {
+	out := textTable{name: t.Title, label: label, heads: t.Head, units: make([]string, len(t.Head)), note: t.Note}
 	for i := range t.Head {
 		a := byte('r')
 		if i < t.TextColumns || (t.TextLast && i == len(t.Head)-1) {
@@ -122,19 +139,34 @@ func markdownTable(c *experiment.Comparison) string { return comparisonTable(c).
 func (t textTable) latex() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%% routelab: %s (needs \\usepackage{booktabs})\n", latexEscape(t.name))
-	b.WriteString("\\begin{table}[t]\n\\centering\n\\small\n")
+	b.WriteString("\\begin{table}[t]\n\\centering\n")
+	if t.compact {
+		b.WriteString("\\footnotesize\n\\setlength{\\tabcolsep}{4pt}\n")
+	} else {
+		b.WriteString("\\small\n")
+	}
 	fmt.Fprintf(&b, "\\begin{tabular}{%s}\n\\toprule\n", t.align)
 	b.WriteString(latexRow(t.heads))
 	if strings.Join(t.units, "") != "" {
 		b.WriteString(latexRow(t.units))
 	}
 	b.WriteString("\\midrule\n")
-	for _, row := range t.rows {
+	for r, row := range t.rows {
+		if len(row) == 1 && row[0].group {
+			if r > 0 {
+				b.WriteString("\\addlinespace\n")
+			}
+			fmt.Fprintf(&b, "\\multicolumn{%d}{l}{\\textit{%s}} \\\\\n", len(t.align), latexEscape(row[0].text))
+			continue
+		}
 		cells := make([]string, len(row))
 		for i, cell := range row {
 			cells[i] = latexEscape(cell.text)
 			if cell.best {
 				cells[i] = "\\textbf{" + cells[i] + "}"
+			}
+			if cell.mark {
+				cells[i] = verdictMark(cell.text)
 			}
 		}
 		b.WriteString(strings.Join(cells, " & ") + " \\\\\n")
@@ -144,9 +176,42 @@ func (t textTable) latex() string {
 	if t.setup != "" {
 		caption += ": " + latexEscape(t.setup)
 	}
-	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexEscape(t.note))
-	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", labelKey(t.name))
+	fmt.Fprintf(&b, "\\caption{%s. %s}\n", caption, latexNote(t))
+	fmt.Fprintf(&b, "\\label{tab:%s}\n\\end{table}\n", t.label)
 	return b.String()
+}
+
+// verdictMark is a verdict's mark.
+func verdictMark(verdict string) string {
+	for _, m := range verdictMarks {
+		if m.verdict == verdict {
+			return m.mark
+		}
+	}
+	return latexEscape(verdict)
+}
+
+// latexNote is the caption's note, escaped but for the marks it explains.
+func latexNote(t textTable) string {
+	parts := strings.Split(t.note, "; ")
+	for i, p := range parts {
+		mark, rest, ok := strings.Cut(p, ": ")
+		if !ok || !isMark(mark) {
+			parts[i] = latexEscape(p)
+			continue
+		}
+		parts[i] = mark + ": " + latexEscape(rest)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func isMark(s string) bool {
+	for _, m := range verdictMarks {
+		if m.mark == s {
+			return true
+		}
+	}
+	return false
 }
 
 func latexRow(cells []string) string {
@@ -165,9 +230,25 @@ var latexEscaper = strings.NewReplacer(
 	`{`, `\{`, `}`, `\}`, `~`, `\textasciitilde{}`, `^`, `\textasciicircum{}`,
 	`<`, `\textless{}`, `>`, `\textgreater{}`, `|`, `\textbar{}`,
 	"—", "---", "–", "--", "−", "$-$", "·", "$\\cdot$", "×", "$\\times$", "≥", "$\\geq$", "≤", "$\\leq$", "Δ", "$\\Delta$",
+	"÷", "$\\div$", "±", "$\\pm$", "≈", "$\\approx$", "→", "$\\to$", "…", "\\ldots{}", "σ", "$\\sigma$",
+	"μ", "$\\mu$", "µ", "$\\mu$", "√", "$\\surd$", "³", "$^3$", "²", "$^2$", "̄", "", "’", "'", "‘", "`", "“", "``", "”", "''",
 )
 
-func latexEscape(s string) string { return latexEscaper.Replace(s) }
+// latexEscape escapes s for LaTeX; a character neither ASCII nor spelled
+// above is written as its code point, [U+00E9], so no raw non-ASCII byte
+// reaches LaTeX and none is dropped unseen.
+func latexEscape(s string) string {
+	s = latexEscaper.Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x80 {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "[U+%04X]", r)
+		}
+	}
+	return b.String()
+}
 
 var nonLabel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
@@ -214,12 +295,52 @@ func (t textTable) markdown() string {
 }
 
 // PairedTableAs returns paired statistics (the table routelab compare
-// --baseline prints) as "latex" or "markdown".
+// --baseline prints) as "latex" or "markdown". The LaTeX table fits one
+// column: under each policy's name a row per metric with the mean
+// difference, its interval and the verdict as a mark the caption explains.
 func PairedTableAs(p *experiment.Paired, format string) (string, error) {
 	if p == nil || len(p.Stats) == 0 {
 		return "", errors.New("plot: no paired statistics to tabulate")
 	}
-	return tablesAs(format, p.Table())
+	if format == TableLaTeX {
+		return pairedColumnTable(p).latex(), nil
+	}
+	return tablesAs(format, []string{labelKey(p.Label) + "-paired"}, p.Table())
+}
+
+// verdictMarks are the paired table's verdict marks (LaTeX) and what each
+// means, in the order the caption's legend lists them.
+var verdictMarks = []struct{ verdict, mark, legend string }{
+	{experiment.VerdictBetter, "$+$", "better than the baseline"},
+	{experiment.VerdictWorse, "$-$", "worse"},
+	{experiment.VerdictUndecided, "$\\circ$", "not distinguishable from zero at 95 %"},
+	{experiment.VerdictIdentical, "$=$", "identical on every seed"},
+	{experiment.VerdictTooFewSeeds, "?", "fewer than 2 seeds with both values"},
+}
+
+// pairedColumnTable is the paired statistics as a one-column table; the
+// caption's legend names only the marks the table uses.
+func pairedColumnTable(p *experiment.Paired) textTable {
+	t := textTable{name: p.Table().Title, label: labelKey(p.Label) + "-paired", compact: true,
+		heads: []string{"metric", "mean Δ", "95 % CI", ""}, units: make([]string, 4), align: []byte("lrrc")}
+	used := map[string]bool{}
+	for i, s := range p.Stats {
+		if i == 0 || p.Stats[i-1].Policy != s.Policy {
+			t.rows = append(t.rows, groupRow(s.Policy))
+		}
+		v := s.Verdict()
+		used[v] = true
+		t.rows = append(t.rows, []textCell{{text: s.Metric.Label()}, {text: s.Metric.DiffText(s.DiffMean)},
+			{text: s.Metric.IntervalText(s.CILow, s.CIHigh)}, {text: v, mark: true}})
+	}
+	notes := []string{"Rows under each policy's name; the text table (routelab compare --baseline) adds wins, losses and ties"}
+	for _, m := range verdictMarks {
+		if used[m.verdict] {
+			notes = append(notes, m.mark+": "+m.legend)
+		}
+	}
+	t.note = strings.Join(notes, "; ") + "."
+	return t
 }
 
 // StudyTableAs returns a study's scores — development weights with their
@@ -229,17 +350,19 @@ func StudyTableAs(r *experiment.StudyResult, format string) (string, error) {
 	if r == nil {
 		return "", errors.New("plot: nil study result")
 	}
-	return tablesAs(format, r.Tables()...)
+	name := labelKey(r.Config.Name)
+	return tablesAs(format, []string{name + "-development", name + "-validation"}, r.Tables()...)
 }
 
-func tablesAs(format string, tables ...experiment.Table) (string, error) {
+// tablesAs formats tables, labelled (in LaTeX) by labels.
+func tablesAs(format string, labels []string, tables ...experiment.Table) (string, error) {
 	var out []string
-	for _, t := range tables {
+	for i, t := range tables {
 		switch format {
 		case TableLaTeX:
-			out = append(out, engineTable(t).latex())
+			out = append(out, engineTable(t, labels[i]).latex())
 		case TableMarkdown:
-			out = append(out, engineTable(t).markdown())
+			out = append(out, engineTable(t, labels[i]).markdown())
 		default:
 			return "", fmt.Errorf("plot: table format %q is not one of %s, %s", format, TableLaTeX, TableMarkdown)
 		}

@@ -25,6 +25,7 @@ var _ = lazily(func() {
 		"LatencyCDF":        reflect.ValueOf(plot.LatencyCDF),
 		"LibraryJS":         reflect.ValueOf(plot.LibraryJS),
 		"LibraryLicenses":   reflect.ValueOf(plot.LibraryLicenses),
+		"MaxPolicies":       reflect.ValueOf(constant.MakeFromLiteral("12", token.INT, 0)),
 		"New":               reflect.ValueOf(plot.New),
 		"NewPage":           reflect.ValueOf(plot.NewPage),
 		"NewSVGRenderer":    reflect.ValueOf(plot.NewSVGRenderer),
