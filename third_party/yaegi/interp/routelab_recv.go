@@ -2,16 +2,24 @@ package interp
 
 import "reflect"
 
-// setSlot stores v in the frame slot data[i] in place: the slot may be the
-// caller's result (return <-ch writes the function's result slot, which is
-// the caller's), or a variable, and a received value put in its place is
-// not addressable, so the return's or a later assignment's Set failed
-// ("reflect.Value.Set using unaddressable value"). A value of another type
-// (a source interface's wrapper) replaces the slot, as before.
-func setSlot(data []reflect.Value, i int, v reflect.Value) {
-	if d := data[i]; d.CanSet() && v.IsValid() && v.Type().AssignableTo(d.Type()) {
+// setSlot stores a received v in the frame slot data[i]. In a return
+// statement (inPlace) the slot is the caller's result, so v is written into
+// its memory. Elsewhere the slot gets a fresh addressable cell: writing in
+// place would reuse the memory of the previous iteration's variable (x :=
+// <-ch in a loop, with &x or a closure over x kept, saw every x change), and
+// the value as received is not addressable, so a later Set on it failed.
+// A value of another type (a source interface's wrapper) replaces the slot.
+func setSlot(data []reflect.Value, i int, v reflect.Value, inPlace bool) {
+	d := data[i]
+	if !d.CanSet() || !v.IsValid() || !v.Type().AssignableTo(d.Type()) {
+		data[i] = v
+		return
+	}
+	if inPlace {
 		d.Set(v)
 		return
 	}
-	data[i] = v
+	nv := reflect.New(d.Type()).Elem()
+	nv.Set(v)
+	data[i] = nv
 }

@@ -3459,6 +3459,7 @@ func recv(n *node) {
 	tnext := getExec(n.tnext)
 	i := n.findex
 	l := n.level
+	inPlace := n.anc == nil || n.anc.kind != defineStmt
 
 	if n.interp.cancelChan {
 		// Cancellable channel read
@@ -3468,7 +3469,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					setSlot(getFrame(f, l).data, i, r)
+					setSlot(getFrame(f, l).data, i, r, inPlace)
 					if r.Bool() {
 						return tnext
 					}
@@ -3494,7 +3495,7 @@ func recv(n *node) {
 				// Fast: channel read doesn't block
 				ch := value(f)
 				if r, ok := ch.TryRecv(); ok {
-					setSlot(getFrame(f, l).data, i, r)
+					setSlot(getFrame(f, l).data, i, r, inPlace)
 					return tnext
 				}
 				// Slow: channel is blocked, allow cancel
@@ -3506,7 +3507,7 @@ func recv(n *node) {
 				if chosen == 0 {
 					return nil
 				}
-				setSlot(getFrame(f, l).data, i, v)
+				setSlot(getFrame(f, l).data, i, v, inPlace)
 				return tnext
 			}
 		}
@@ -3516,7 +3517,7 @@ func recv(n *node) {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
 				if r, _ := value(f).Recv(); r.Bool() {
-					setSlot(getFrame(f, l).data, i, r)
+					setSlot(getFrame(f, l).data, i, r, inPlace)
 					return tnext
 				}
 				return fnext
@@ -3524,7 +3525,7 @@ func recv(n *node) {
 		} else {
 			n.exec = func(f *frame) bltn {
 				v, _ := value(f).Recv()
-				setSlot(getFrame(f, l).data, i, v)
+				setSlot(getFrame(f, l).data, i, v, inPlace)
 				return tnext
 			}
 		}
