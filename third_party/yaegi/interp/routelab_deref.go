@@ -1,9 +1,6 @@
 package interp
 
-import (
-	"fmt"
-	"reflect"
-)
+import "reflect"
 
 // nilDerefError is Go's run-time error for a dereference of a nil pointer
 // (reflect's Elem of a nil pointer is the zero Value, which printed as a
@@ -61,18 +58,4 @@ func isNilPointerFor(src reflect.Value, param reflect.Type) bool {
 		src = vs.value
 	}
 	return src.Kind() == reflect.Ptr && param.Kind() != reflect.Ptr && src.IsNil()
-}
-
-// typeAssertError is Go's run-time error for a failed type assertion
-// (runtime.TypeAssertionError): a program that recovers it may assert it to
-// error or runtime.Error (it was a compile error, located, that did neither).
-type typeAssertError string
-
-func (e typeAssertError) Error() string { return string(e) }
-
-// RuntimeError makes typeAssertError a runtime.Error, as Go's own is.
-func (typeAssertError) RuntimeError() {}
-
-func typeAssertErrorf(format string, a ...any) typeAssertError {
-	return typeAssertError(fmt.Sprintf(format, a...))
 }

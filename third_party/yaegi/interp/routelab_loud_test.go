@@ -27,32 +27,3 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
-
-// A failed type assertion panics with a runtime.Error whose message is Go's
-// "interface conversion: …" (it was a located compile error, neither a
-// runtime.Error nor of Go's text; Go's test/fixedbugs/issue16130.go).
-func TestRoutelabFailedAssertionIsRuntimeError(t *testing.T) {
-	got := runStdout(t, `package main
-
-import (
-	"fmt"
-	"runtime"
-	"strings"
-)
-
-type I interface{ Get() int }
-
-func main() {
-	defer func() {
-		re, ok := recover().(runtime.Error)
-		fmt.Println(ok, strings.HasPrefix(re.Error(), "interface conversion: "))
-	}()
-	e := (interface{})(0)
-	fmt.Println(e.(I))
-}
-`)
-	want := "true true\n"
-	if got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
