@@ -1141,8 +1141,29 @@ func (check typecheck) convertUntyped(n *node, typ *itype) error {
 		}
 		return n.cfgErrorf(err.Error())
 	}
+	retypeSlot(n, ityp)
 	n.typ = ityp
 	return nil
+}
+
+// retypeSlot gives the frame slot of a non-constant untyped operation
+// (`1 << s` in `u | 1<<s`, u a uint64) the type the context converts it to:
+// the slot was allocated with the default type, and the operation, generated
+// later with the new type, stored a uint into an int (routelab patch).
+func retypeSlot(n *node, typ *itype) {
+	if n.kind == parenExpr && len(n.child) == 1 && n.child[0].typ == n.typ {
+		retypeSlot(n.child[0], typ)
+		n.child[0].typ = typ
+		return
+	}
+	if n.kind != binaryExpr || n.rval.IsValid() || n.scope == nil || n.level != 0 {
+		return
+	}
+	types := n.scope.types
+	if n.findex < 0 || n.findex >= len(types) || types[n.findex] != n.typ.frameType() {
+		return
+	}
+	types[n.findex] = typ.frameType()
 }
 
 func (check typecheck) representable(n *node, t reflect.Type) error {
