@@ -35,3 +35,48 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// x := <-ch declares a new variable each time it runs: the pointers and
+// closures kept from earlier iterations keep their own values (writing the
+// received value into the slot's memory made them all the last one: 3 3 3).
+func TestRoutelabReceiveDefinesAFreshVariable(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func get(ch chan *int) *int { return <-ch }
+
+func main() {
+	ch := make(chan int, 3)
+	ch <- 1
+	ch <- 2
+	ch <- 3
+	var ps []*int
+	for i := 0; i < 3; i++ {
+		x := <-ch
+		ps = append(ps, &x)
+	}
+	fmt.Println(*ps[0], *ps[1], *ps[2])
+	pc := make(chan *int, 2)
+	a, b := 10, 20
+	pc <- &a
+	pc <- &b
+	p := get(pc)
+	q := get(pc)
+	fmt.Println(*p, *q)
+	var fs []func() int
+	c2 := make(chan int, 2)
+	c2 <- 5
+	c2 <- 6
+	for i := 0; i < 2; i++ {
+		y := <-c2
+		fs = append(fs, func() int { return y })
+	}
+	fmt.Println(fs[0](), fs[1]())
+}
+`)
+	want := "1 2 3\n10 20\n5 6\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
