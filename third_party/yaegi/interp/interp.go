@@ -53,7 +53,6 @@ type node struct {
 	ident      string         // set if node is a var or func
 	redeclared bool           // set if node is a redeclared variable (CFG)
 	meta       interface{}    // meta stores meta information between gta runs, like errors
-	active     int32          // calls in progress through a function value (routelab patch)
 	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
 	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
 	typeArg    bool           // a type argument put in place of a type parameter by genAST (routelab patch)
@@ -203,6 +202,10 @@ type Interpreter struct {
 	// It is used for debug (AST and CFG graphs). As it is atomically
 	// incremented, keep it aligned on 64 bits boundary.
 	nindex int64
+
+	// valueCalls counts, for each function node, its calls in progress
+	// through function values (routelab patch: enterValueCall).
+	valueCalls sync.Map
 
 	name string // name of the input source file (or main)
 

@@ -32,12 +32,14 @@ func (e StackOverflow) Error() string {
 
 // enterValueCall counts a call of the interpreted function def made through
 // a function value (a closure, or a function passed to compiled code), whose
-// frame does not link to its caller's, and returns the node whose count
-// exitValueCall must decrease (nil when calls are not bounded). Calls of one
-// function in progress at once are either nested (recursion) or concurrent
-// (goroutines); only when the Go stack is deep as well is it recursion,
-// which is what the check of the stack depth tells.
-func enterValueCall(def *node) *node {
+// frame does not link to its caller's, and returns the counter exitValueCall
+// must decrease (nil when calls are not bounded). Calls of one function in
+// progress at once are either nested (recursion) or concurrent (goroutines);
+// only when the Go stack is deep as well is it recursion, which is what the
+// check of the stack depth tells. The counters live beside the nodes, not in
+// them: a method value copies its method's node (getMethod) while another
+// goroutine may be counting a call of it.
+func enterValueCall(def *node) *atomic.Int32 {
 	if def.origin != nil {
 		def = def.origin // a method bound to a receiver: count the method's calls
 	}
@@ -45,18 +47,29 @@ func enterValueCall(def *node) *node {
 	if max <= 0 {
 		return nil
 	}
-	if atomic.AddInt32(&def.active, 1) > max && stackDeeperThan(int(max)) {
-		atomic.AddInt32(&def.active, -1)
+	c := def.interp.callCounter(def)
+	if c.Add(1) > max && stackDeeperThan(int(max)) {
+		c.Add(-1)
 		panic(StackOverflow{Depth: int(max)})
 	}
-	return def
+	return c
 }
 
-// exitValueCall ends a call counted by enterValueCall.
-func exitValueCall(counted *node) {
+// exitValueCall ends a call enterValueCall counted.
+func exitValueCall(counted *atomic.Int32) {
 	if counted != nil {
-		atomic.AddInt32(&counted.active, -1)
+		counted.Add(-1)
 	}
+}
+
+// callCounter is the count of def's calls in progress through function
+// values.
+func (interp *Interpreter) callCounter(def *node) *atomic.Int32 {
+	if c, ok := interp.valueCalls.Load(def); ok {
+		return c.(*atomic.Int32)
+	}
+	c, _ := interp.valueCalls.LoadOrStore(def, new(atomic.Int32))
+	return c.(*atomic.Int32)
 }
 
 // stackDeeperThan reports whether the calling goroutine has more than n
