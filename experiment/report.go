@@ -129,19 +129,10 @@ func (c *Comparison) SLOText() string {
 		return fmt.Sprintf("SLO %g ms", c.Protocol.SLO)
 	}
 	slo := c.Scenario.Serving.SLO
-	var parts []string
-	for _, t := range []struct {
-		name string
-		ms   float64
-	}{{"TTFT", slo.TTFTMs}, {"ITL", slo.ITLMs}, {"ITL p99", slo.ITLP99Ms}, {"end to end", slo.E2EMs}} {
-		if t.ms > 0 {
-			parts = append(parts, fmt.Sprintf("%s ≤ %g ms", t.name, t.ms))
-		}
-	}
-	if len(parts) == 0 {
+	if slo == (engine.ServingSLO{}) {
 		return "serving SLO: none (every completed request attains)"
 	}
-	return "serving SLO: " + strings.Join(parts, ", ")
+	return "serving SLO: " + slo.String()
 }
 
 const comparisonNote = "medians across seeds; the p99 range is the observed min–max, not a confidence interval"
