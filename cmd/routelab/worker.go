@@ -56,7 +56,9 @@ func serveWorker() error {
 	// The protocol owns the real standard input and output; compiled code
 	// that reads os.Stdin or prints to os.Stdout would corrupt it, so it
 	// gets /dev/null and standard error (the kernel's log) instead.
-	requests, events := os.Stdin, os.Stdout
+	stdin := os.Stdin
+	requests, events := pollable(stdin), os.Stdout
+	defer stdin.Close()
 	os.Stdin, os.Stdout = devnull, os.Stderr
 	var closeSession func() error
 	defer func() {
