@@ -772,8 +772,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface {
-						// Skip optimisation for assigned interface.
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
+						// Skip optimisation for assigned interface (routelab
+						// patch: error too; the literal was stored unwrapped).
 						break
 					}
 					if dest.action == aGetIndex || dest.action == aStar {
@@ -1289,6 +1290,19 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 				n.action = aConvert
 				switch {
+				case isInterfaceBin(c0.typ) && !c1.isNil() && c1.typ.cat != valueT && !isInterface(c1.typ):
+					// routelab patch: an interpreted value converted to a
+					// compiled interface (error(E{}), fmt.Stringer(s)) is
+					// wrapped by convert; kept bare, it was stored as is in
+					// error and any variables, and compiled code got a value
+					// that does not implement the interface.
+					if !c1.typ.implements(c0.typ) {
+						err = n.cfgErrorf("type %v does not implement interface %v", c1.typ.id(), c0.typ.id())
+						break
+					}
+					n.gen = convert
+					n.typ = c0.typ
+					n.findex = sc.add(n.typ)
 				case isInterface(c0.typ) && !c1.isNil():
 					// Convert to interface: just check that all required methods are defined by concrete type.
 					if !c1.typ.implements(c0.typ) {
@@ -3172,6 +3186,15 @@ func compositeGenerator(n *node, typ *itype, rtyp reflect.Type) (gen bltnGenerat
 // to find the corresponding method, and populates n accordingly.
 func matchSelectorMethod(sc *scope, n *node) (err error) {
 	name := n.child[1].ident
+	if n.child[0].isType(sc) {
+		if fn, ok := binMethodExpr(n.typ, name); ok {
+			n.typ = valueTOf(fn.Type())
+			n.rval = fn
+			n.action = aGetSym
+			n.gen = nop
+			return nil
+		}
+	}
 	if n.typ.cat == valueT || n.typ.cat == errorT {
 		switch method, ok := n.typ.rtype.MethodByName(name); {
 		case ok:
@@ -3391,4 +3414,55 @@ func sizeof(n *node) {
 	n.gen = nop
 	n.typ = n.scope.predeclaredType("uintptr")
 	n.rval = reflect.ValueOf(n.child[1].typ.TypeOf().Size())
+}
+
+// binMethodExpr returns the function a method expression T.name denotes
+// when T is a compiled type, an interface among them, or a pointer to one:
+// the method with its receiver as the first parameter (routelab patch: an
+// interface's reflect methods have no receiver parameter, so error.Error(e)
+// or fmt.Stringer.String(x) were calls with one argument too many, and
+// (*strings.Builder).WriteString took the pointer for its string).
+func binMethodExpr(t *itype, name string) (reflect.Value, bool) {
+	switch {
+	case t == nil:
+		return reflect.Value{}, false
+	case t.cat == valueT || t.cat == errorT:
+	case t.cat == ptrT && t.val != nil && (t.val.cat == valueT || t.val.cat == errorT):
+	default:
+		return reflect.Value{}, false
+	}
+	rt := t.TypeOf()
+	m, ok := rt.MethodByName(name)
+	if !ok {
+		return reflect.Value{}, false
+	}
+	if rt.Kind() != reflect.Interface {
+		return m.Func, true
+	}
+	in := []reflect.Type{rt}
+	for i := 0; i < m.Type.NumIn(); i++ {
+		in = append(in, m.Type.In(i))
+	}
+	out := make([]reflect.Type, m.Type.NumOut())
+	for i := range out {
+		out[i] = m.Type.Out(i)
+	}
+	ft := reflect.FuncOf(in, out, m.Type.IsVariadic())
+	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
+		if args[0].IsNil() {
+			nilInterfaceCall()
+		}
+		method := args[0].Method(m.Index)
+		if ft.IsVariadic() {
+			return method.CallSlice(args[1:])
+		}
+		return method.Call(args[1:])
+	}), true
+}
+
+// nilInterfaceCall calls a method of a nil interface value, so the panic is
+// the runtime error Go's method expression gives for one.
+func nilInterfaceCall() {
+	var i interface{ M() }
+	i.M()
 }

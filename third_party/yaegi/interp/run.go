@@ -641,6 +641,11 @@ func convert(n *node) {
 	switch {
 	case isFuncSrc(c.typ):
 		value = genFunctionWrapper(c)
+	case isInterfaceBin(n.child[0].typ):
+		// routelab patch: a value converted to a compiled interface (error,
+		// fmt.Stringer) is wrapped as an assignment wraps it; its bare
+		// interpreted value does not implement the interface.
+		value = genInterfaceWrapper(c, typ)
 	default:
 		value = genValue(c)
 	}
@@ -1285,7 +1290,7 @@ func call(n *node) {
 			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
-				values = append(values, genInterfaceWrapper(c, arg.rtype))
+				values = append(values, genInterfaceWrapper(c, arg.TypeOf()))
 			case isFuncSrc(arg):
 				values = append(values, genFuncValue(c))
 			default:
@@ -3128,7 +3133,7 @@ func _append(n *node) {
 			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
-				values[i] = genInterfaceWrapper(arg, elem.rtype)
+				values[i] = genInterfaceWrapper(arg, elem.TypeOf())
 			case arg.typ.untyped:
 				values[i] = genValueAs(arg, n.child[1].typ.TypeOf().Elem())
 			default:
@@ -3152,7 +3157,7 @@ func _append(n *node) {
 		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
-			value0 = genInterfaceWrapper(n.child[2], elem.rtype)
+			value0 = genInterfaceWrapper(n.child[2], elem.TypeOf())
 		case n.child[2].typ.untyped:
 			value0 = genValueAs(n.child[2], n.child[1].typ.TypeOf().Elem())
 		default:

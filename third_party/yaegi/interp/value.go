@@ -168,7 +168,7 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
 	case isInterfaceBin(typ):
-		return genInterfaceWrapper(n, typ.rtype)
+		return genInterfaceWrapper(n, typ.TypeOf())
 	case n.kind == basicLit && n.val == nil:
 		return func(*frame) reflect.Value { return reflect.New(typ.rtype).Elem() }
 	case n.typ.untyped && isComplex(typ.TypeOf()):
