@@ -3,9 +3,11 @@ package experiment
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/record"
@@ -363,6 +365,38 @@ func (r *StudyResult) RunRecords() [][]engine.Field { return r.runRecords().Coll
 // WriteCSV writes one CSV row per run, development first, written as it is
 // formatted.
 func (r *StudyResult) WriteCSV(w io.Writer) error { return record.WriteCSVRows(w, r.runRecords()) }
+
+// WriteText writes the study as routelab study prints it: the development
+// scores of each weight with the selected one marked, then the validation
+// scores of each policy.
+func (r *StudyResult) WriteText(w io.Writer) error {
+	cfg := r.Config
+	fmt.Fprintf(w, "%s study: %d conditions, %d weights × %d development seeds, %d policies × %d validation seeds\n\n",
+		cfg.Name, len(cfg.Conditions()), len(cfg.Weights), len(cfg.DevelopmentSeeds), len(cfg.Policies), len(cfg.ValidationSeeds))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "development: c\tmean attainment\truns\t")
+	for _, s := range r.Weights {
+		mark := ""
+		if s.C == r.SelectedC {
+			mark = "  ← selected"
+		}
+		fmt.Fprintf(tw, "%g\t%.4f%%\t%d\t%s\n", s.C, 100*s.MeanAttainment, s.Runs, mark)
+	}
+	fmt.Fprintln(tw, "\t\t\t")
+	fmt.Fprintln(tw, "validation: policy\tmean attainment\truns\t")
+	for _, s := range r.Validation {
+		name := s.Name
+		if !math.IsNaN(s.C) {
+			name = fmt.Sprintf("%s (c=%g)", s.Name, s.C)
+		}
+		fmt.Fprintf(tw, "%s\t%.4f%%\t%d\t\n", name, 100*s.MeanAttainment, s.Runs)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nmeans of per-run attainment; descriptive, not confidence intervals")
+	return err
+}
 
 // scoreRecords flattens scores, with their standard errors when asked.
 func scoreRecords(scores []Score, stdErr bool) []record.Object {

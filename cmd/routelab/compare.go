@@ -7,12 +7,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
-	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -68,32 +66,6 @@ Policies:  ` + strings.Join(engine.PolicyNames(), ", "),
 	cfg.bind(cmd)
 	cmd.Flags().StringVar(&cfg.table, "table", "", "also write the summary table (with --baseline, then the paired table) to this file: F.tex (LaTeX, booktabs) or F.md (Markdown)")
 	return cmd
-}
-
-// writeTable writes --table: the result's table in format, then the paired
-// table when --baseline asked for one (p not nil).
-func writeTable(stderr io.Writer, path, format string, table func(format string) (string, error), p *experiment.Paired) error {
-	t, err := table(format)
-	if err == nil && p != nil {
-		var paired string
-		paired, err = plot.PairedTableAs(p, format)
-		t += "\n" + paired
-	}
-	if err != nil {
-		return err
-	}
-	return writeFile(stderr, path, []byte(t))
-}
-
-// tableFormat is the format --table's extension asks for.
-func tableFormat(path string) (string, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".tex":
-		return plot.TableLaTeX, nil
-	case ".md":
-		return plot.TableMarkdown, nil
-	}
-	return "", fmt.Errorf("--table %s: unknown extension (want .tex for LaTeX or .md for Markdown)", path)
 }
 
 // maxSeeds bounds --seeds: a million seeds already hold a gigabyte of
@@ -257,10 +229,8 @@ func (c *compareConfig) keep() experiment.Keep {
 }
 
 func (c *compareConfig) run(cmd *cobra.Command) error {
-	format := ""
 	if c.table != "" {
-		var err error
-		if format, err = tableFormat(c.table); err != nil {
+		if _, err := tableFormat(c.table); err != nil {
 			return err
 		}
 	}
@@ -296,45 +266,12 @@ func (c *compareConfig) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
-		return err
-	}
-	if format != "" {
-		table := func(f string) (string, error) { return plot.ComparisonTableAs(res, f) }
-		if err := writeTable(cmd.ErrOrStderr(), c.table, format, table, p); err != nil {
-			return err
-		}
-	}
-	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.Comparison(res) },
-		func(*plot.Figure) ([]byte, error) {
-			r, err := plot.Report(res)
-			if err != nil {
-				return nil, err
-			}
-			return r.Render()
-		})
+	return emit(ctx, cmd, c.outputs(), comparisonResult{res, p})
 }
 
-// write writes the comparison as the flags ask, with the paired statistics
-// p when --baseline asked for them (nil otherwise).
-func (c *compareConfig) write(w io.Writer, res *experiment.Comparison, p *experiment.Paired) error {
-	switch {
-	case c.json && p != nil:
-		return res.WriteJSONPaired(w, p)
-	case c.json:
-		return res.WriteJSON(w)
-	case c.csv:
-		return res.WriteCSV(w)
-	case c.csvSummary:
-		return engine.WriteCSV(w, res.SummaryRecords())
-	case c.paired.csv:
-		return p.WriteCSV(w)
-	}
-	if err := res.WriteText(w); err != nil || p == nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	return p.WriteText(w)
+// outputs are the output flags of a comparison.
+func (c *compareConfig) outputs() outputFlags {
+	return outputFlags{json: c.json, csv: c.csv, csvSummary: c.csvSummary, csvPaired: c.paired.csv, table: c.table, figures: &c.figures}
 }
 
 // specificationPolicyNames names the specification's four policies, the

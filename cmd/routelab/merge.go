@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
-	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -82,42 +78,30 @@ func (m *mergeConfig) run(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if res.po, err = m.paired.options(cmd, res.policies, res.seeds); err != nil {
+	po, err := m.paired.options(cmd, res.policies, res.seeds)
+	if err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
-	if res.po != nil && m.paired.csv && shards[0].Config.Command == "study" {
+	if po != nil && m.paired.csv && shards[0].Config.Command == "study" {
 		return errors.New("merge: --csv-paired: a study writes its paired statistics in the text table or --json")
 	}
-	return m.write(cmd, res)
+	r, err := res.result(po)
+	if err != nil {
+		return err
+	}
+	return emit(cmd.Context(), cmd, outputFlags{json: m.json, csv: m.csv, csvSummary: m.csvSummary, csvPaired: m.paired.csv,
+		table: m.table, textTable: true, out: m.out, figures: &m.figures}, r)
 }
 
-// merged is an assembled result with the writers of its command.
+// merged is an assembled result, ready to be written as its command
+// would have.
 type merged struct {
-	// write writes what the command writes with the output flags of c and
-	// the paired statistics po asks for (none when nil).
-	write func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error
+	// result is the command's result with the paired statistics po asks
+	// for (none when nil).
+	result func(po *experiment.PairedOptions) (result, error)
 	// policies and seeds are what --baseline is checked against.
 	policies []string
 	seeds    int
-	po       *experiment.PairedOptions
-	figure   func() (*plot.Figure, error)
-	page     func(*plot.Figure) ([]byte, error)
-	// tables writes the result's LaTeX or Markdown tables, as the command's
-	// --table F.tex|F.md does; nil for a sweep, which has none.
-	tables func(format string, po *experiment.PairedOptions) (string, error)
-}
-
-// withPaired appends the paired table po asks for (none when nil).
-func withPaired(table string, po *experiment.PairedOptions, paired func(experiment.PairedOptions) (*experiment.Paired, error), format string) (string, error) {
-	if po == nil {
-		return table, nil
-	}
-	p, err := paired(*po)
-	if err != nil {
-		return "", err
-	}
-	t, err := plot.PairedTableAs(p, format)
-	return table + "\n" + t, err
 }
 
 // assemble puts the shards' runs back together into their command's result.
@@ -141,19 +125,17 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 	policies, seeds := specNames(sw.Policies), len(sw.Seeds)
 	if cfg.Command == "sweep" {
 		return &merged{
-			write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+			result: func(po *experiment.PairedOptions) (result, error) {
 				var p *experiment.SweepPaired
 				if po != nil {
 					var err error
 					if p, err = res.Paired(*po); err != nil {
-						return err
+						return nil, err
 					}
 				}
-				return (&sweepConfig{compareConfig: *c}).write(w, res, p)
+				return sweepResult{res, p}, nil
 			},
 			policies: policies, seeds: seeds,
-			figure: func() (*plot.Figure, error) { return plot.RateSweep(res) },
-			page:   singlePage,
 		}, nil
 	}
 	cmp := res.Comparisons[0]
@@ -161,32 +143,17 @@ func (m *mergeConfig) assemble(shards []loadedShard, stderr io.Writer) (*merged,
 		fmt.Fprintln(stderr, "merge: the report leaves out the latency CDF: shards keep each run's summary, not its latencies")
 	}
 	return &merged{
-		write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+		result: func(po *experiment.PairedOptions) (result, error) {
 			var p *experiment.Paired
 			if po != nil {
 				var err error
 				if p, err = cmp.Paired(*po); err != nil {
-					return err
+					return nil, err
 				}
 			}
-			return c.write(w, cmp, p)
+			return comparisonResult{cmp, p}, nil
 		},
 		policies: policies, seeds: seeds,
-		tables: func(format string, po *experiment.PairedOptions) (string, error) {
-			t, err := plot.ComparisonTableAs(cmp, format)
-			if err != nil {
-				return "", err
-			}
-			return withPaired(t, po, cmp.Paired, format)
-		},
-		figure: func() (*plot.Figure, error) { return plot.Comparison(cmp) },
-		page: func(*plot.Figure) ([]byte, error) {
-			r, err := plot.Report(cmp)
-			if err != nil {
-				return nil, err
-			}
-			return r.Render()
-		},
 	}, nil
 }
 
@@ -230,74 +197,18 @@ func (m *mergeConfig) study(shards []loadedShard) (*merged, error) {
 		return nil, err
 	}
 	return &merged{
-		write: func(w io.Writer, c *compareConfig, po *experiment.PairedOptions) error {
+		result: func(po *experiment.PairedOptions) (result, error) {
 			var p *experiment.Paired
 			if po != nil {
 				var err error
 				if p, err = res.Paired(*po); err != nil {
-					return err
+					return nil, err
 				}
 			}
-			return (&studyConfig{json: c.json, csv: c.csv}).write(w, res, p)
+			return studyResult{res, p}, nil
 		},
 		policies: sc.Policies, seeds: len(sc.ValidationSeeds),
-		tables: func(format string, po *experiment.PairedOptions) (string, error) {
-			t, err := plot.StudyTableAs(res, format)
-			if err != nil {
-				return "", err
-			}
-			return withPaired(t, po, res.Paired, format)
-		},
-		figure: func() (*plot.Figure, error) { return plot.StudyHeatmap(res) },
-		page:   singlePage,
 	}, nil
-}
-
-// write writes the chosen output to stdout, the table to --table and the
-// figures, as the command would have.
-func (m *mergeConfig) write(cmd *cobra.Command, res *merged) error {
-	var table []byte // made first, so that a refused --table writes nothing
-	if m.table != "" {
-		var err error
-		if table, err = m.tableText(res); err != nil {
-			return err
-		}
-	}
-	chosen := &compareConfig{json: m.json, csv: m.csv, csvSummary: m.csvSummary, paired: m.paired}
-	if m.out == "" {
-		if err := res.write(cmd.OutOrStdout(), chosen, res.po); err != nil {
-			return err
-		}
-	} else if err := writeStreamed(cmd.ErrOrStderr(), m.out, func(w io.Writer) error { return res.write(w, chosen, res.po) }); err != nil {
-		return err
-	}
-	if m.table != "" {
-		if err := writeFile(cmd.ErrOrStderr(), m.table, table); err != nil {
-			return err
-		}
-	}
-	return m.figures.export(cmd.Context(), cmd.ErrOrStderr(), res.figure, res.page)
-}
-
-// tableText is what --table writes: by its extension LaTeX (.tex) or
-// Markdown (.md), as compare and study write them, or else the text table
-// the command prints.
-func (m *mergeConfig) tableText(res *merged) ([]byte, error) {
-	ext := strings.ToLower(filepath.Ext(m.table))
-	if ext != ".tex" && ext != ".md" {
-		var b bytes.Buffer
-		err := res.write(&b, &compareConfig{}, res.po)
-		return b.Bytes(), err
-	}
-	if res.tables == nil {
-		return nil, fmt.Errorf("--table %s: a sweep has no LaTeX or Markdown table (want a .txt file for its text table)", m.table)
-	}
-	format, err := tableFormat(m.table)
-	if err != nil {
-		return nil, err
-	}
-	t, err := res.tables(format, res.po)
-	return []byte(t), err
 }
 
 // withSummaryRuns gives each policy of each point a run per seed made of

@@ -2,13 +2,14 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/routelab/routelab/internal/jupytertest"
 
 	"github.com/routelab/routelab/kernel"
 )

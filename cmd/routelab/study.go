@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/routelab/routelab/experiment"
-	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -62,10 +59,8 @@ differences from NAME.`,
 }
 
 func (c *studyConfig) run(cmd *cobra.Command, file string) error {
-	format := ""
 	if c.table != "" {
-		var err error
-		if format, err = tableFormat(c.table); err != nil {
+		if _, err := tableFormat(c.table); err != nil {
 			return err
 		}
 	}
@@ -109,16 +104,7 @@ func (c *studyConfig) run(cmd *cobra.Command, file string) error {
 			return err
 		}
 	}
-	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
-		return err
-	}
-	if format != "" {
-		table := func(f string) (string, error) { return plot.StudyTableAs(res, f) }
-		if err := writeTable(cmd.ErrOrStderr(), c.table, format, table, p); err != nil {
-			return err
-		}
-	}
-	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.StudyHeatmap(res) }, singlePage)
+	return emit(ctx, cmd, outputFlags{json: c.json, csv: c.csv, table: c.table, figures: &c.figures}, studyResult{res, p})
 }
 
 // withScripted adds the policies of the policy files to the study's
@@ -139,55 +125,4 @@ func (c *studyConfig) withScripted(ctx context.Context, stderr io.Writer, sc exp
 	}
 	sc.Scripted = scripted
 	return sc, sc.Validate()
-}
-
-// write writes the study as the flags ask; with --baseline (p not nil) the
-// JSON and the text carry its uncertainty and the paired statistics.
-func (c *studyConfig) write(w io.Writer, res *experiment.StudyResult, p *experiment.Paired) error {
-	switch {
-	case c.json && p != nil:
-		return res.WriteJSONPaired(w, p)
-	case c.json:
-		return res.WriteJSON(w)
-	case c.csv:
-		return res.WriteCSV(w)
-	}
-	if err := writeStudyText(w, res); err != nil || p == nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	if err := res.WriteUncertainty(w); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	return p.WriteText(w)
-}
-
-func writeStudyText(w io.Writer, res *experiment.StudyResult) error {
-	cfg := res.Config
-	fmt.Fprintf(w, "%s study: %d conditions, %d weights × %d development seeds, %d policies × %d validation seeds\n\n",
-		cfg.Name, len(cfg.Conditions()), len(cfg.Weights), len(cfg.DevelopmentSeeds), len(cfg.Policies), len(cfg.ValidationSeeds))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "development: c\tmean attainment\truns\t")
-	for _, s := range res.Weights {
-		mark := ""
-		if s.C == res.SelectedC {
-			mark = "  ← selected"
-		}
-		fmt.Fprintf(tw, "%g\t%.4f%%\t%d\t%s\n", s.C, 100*s.MeanAttainment, s.Runs, mark)
-	}
-	fmt.Fprintln(tw, "\t\t\t")
-	fmt.Fprintln(tw, "validation: policy\tmean attainment\truns\t")
-	for _, s := range res.Validation {
-		name := s.Name
-		if !math.IsNaN(s.C) {
-			name = fmt.Sprintf("%s (c=%g)", s.Name, s.C)
-		}
-		fmt.Fprintf(tw, "%s\t%.4f%%\t%d\t\n", name, 100*s.MeanAttainment, s.Runs)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintln(w, "\nmeans of per-run attainment; descriptive, not confidence intervals")
-	return err
 }

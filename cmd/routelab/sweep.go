@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
-	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
-	"github.com/routelab/routelab/plot"
 	"github.com/spf13/cobra"
 )
 
@@ -83,38 +80,5 @@ func (c *sweepConfig) run(cmd *cobra.Command) error {
 			return err
 		}
 	}
-	if err := c.write(cmd.OutOrStdout(), res, p); err != nil {
-		return err
-	}
-	return c.figures.export(ctx, cmd.ErrOrStderr(), func() (*plot.Figure, error) { return plot.RateSweep(res) }, singlePage)
-}
-
-// write writes the sweep as the flags ask, with each point's paired
-// statistics p when --baseline asked for them (nil otherwise).
-func (c *sweepConfig) write(w io.Writer, res *experiment.SweepResult, p *experiment.SweepPaired) error {
-	switch {
-	case c.json && p != nil:
-		return res.WriteJSONPaired(w, p)
-	case c.json:
-		return res.WriteJSON(w)
-	case c.csv:
-		return res.WriteCSV(w)
-	case c.csvSummary:
-		return engine.WriteCSV(w, res.SummaryRecords())
-	case c.paired.csv:
-		return p.WriteCSV(w)
-	}
-	for i, cmp := range res.Comparisons {
-		if err := cmp.WriteText(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-		if p != nil {
-			if err := p.Points[i].WriteText(w); err != nil {
-				return err
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	return nil
+	return emit(ctx, cmd, c.outputs(), sweepResult{res, p})
 }
