@@ -36,6 +36,11 @@ type widthRun struct {
 // em, wider than any glyph of the kept blocks but the widest symbols, so
 // text with unknown characters is over- rather than under-estimated.
 func (m *fontMetrics) advance(r rune) float64 {
+	if r == '\u2028' || r == '\u2029' {
+		// The line and paragraph separators have no advance in the font,
+		// but browsers lay them out as a space (Chromium 148 does).
+		r = ' '
+	}
 	i := sort.Search(len(m.runs), func(i int) bool { return m.runs[i].first > r }) - 1
 	if i >= 0 {
 		if k := int(r - m.runs[i].first); k < len(m.runs[i].widths) {
