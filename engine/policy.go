@@ -608,41 +608,83 @@ func (leastKV) Pick(v *View) (int, error) {
 
 func (leastKV) Observe(int, float64) {}
 
-// policyDef is one entry of the built-in policy registry.
-type policyDef struct {
-	name, about string
-	spec        func() PolicySpec
+// PolicyEntry is one record of the built-in policy registry: everything
+// routelab says about a built-in is read from it (the CLI's names, lab's
+// function, the docs' tables, the figures' style).
+type PolicyEntry struct {
+	Name   string // the name of --policies, records and lab.Builtin
+	Family string // one of PolicyFamilies
+	About  string // the rule in a few words
+	// LabFunc is the lab function that makes the policy with its defaults
+	// (lab.P2C for "p2c"): the registry's name spelled as a Go identifier.
+	LabFunc string
+	Style   PolicyStyle
+	// Spec makes the policy with its defaults.
+	Spec func() PolicySpec
 }
 
-// builtinPolicies is the one list of built-in policy names; the CLI, the
-// scripting layer and the docs all read it.
-func builtinPolicies() []policyDef {
-	return []policyDef{
-		{"round-robin", "cursor over the eligible replicas", RoundRobin},
-		{"least-queue", "fewest outstanding requests", LeastQueue},
-		{"latency-aware", "minimise (outstanding+1)·EWMA service time", func() PolicySpec { return LatencyAware(DefaultAlpha) }},
-		{"adaptive", "UCB-inspired score, c = 0.35", func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
-		{"random", "uniform over eligible replicas", Random},
-		{"p2c", "power of two choices by outstanding requests", PowerOfTwo},
-		{"weighted-rr", "smooth weighted round robin, weights 1/EWMA service time", func() PolicySpec { return WeightedRoundRobin(DefaultAlpha) }},
-		{"jiq", "an idle replica if any, else uniform (join-idle-queue)", JoinIdleQueue},
-		{"sed", "shortest expected delay with known (here equal) service times", func() PolicySpec { return ShortestExpectedDelay() }},
-		{"least-kv", "lowest KV-cache utilisation, then fewest outstanding", LeastKV},
-		{"llm-d", "llm-d's default profile: 2·queue + 2·KV + 3·prefix scores, ties at random", LLMD},
-		{"llm-d-affinity", "llm-d's prefix-affinity filter (≥ 0.8 match) before 2·queue + 2·KV", LLMDAffinity},
-		{"llm-d-shed", "llm-d's default profile with its probabilistic admitter for sheddable requests", LLMDShed},
-		{"vllm-dp", "vLLM's data-parallel balancer: lowest 4·waiting + running", VLLMDataParallel},
-		{"vllm-prefix", "vLLM production stack: random among the longest prefix matches", VLLMPrefixAware},
-		{"sglang", "SGLang cache-aware: best match unless load is imbalanced, else smallest tree", SGLang},
-		{"dynamo", "Dynamo KV router: lowest prefill blocks + decode blocks", func() PolicySpec { return DynamoKV(1) }},
-		{"ray-p2c", "Ray Serve: power of two under max_ongoing_requests (5)", func() PolicySpec { return RayPowerOfTwo(RayServeDefaultMaxOngoing) }},
-		{"ray-prefix", "Ray Serve prefix affinity: best match when balanced, else power of two", RayPrefixAffinity},
-		{"aibrix", "AIBrix prefix-cache: best match within mean + 2σ running, else fewest running", AIBrix},
-		{"prequal", "Prequal: lowest latency among cold replicas (in flight ≤ 0.84 quantile)", Prequal},
-		{"c3", "C3: lowest R̄ + q̂³·T̄ with concurrency compensation", C3},
-		{"peak-ewma", "power of two by peak-EWMA latency × (outstanding + 1)", PeakEWMA},
-		{"lwl", "least work left — an oracle that knows true service times", LeastWorkLeft},
+// PolicyStyle is how figures draw a built-in, so that it looks the same in
+// every figure: its colour, 1 to 12, of the figures' palette (0: none, an
+// incomplete record), and, for the policies figures show most, a marker and
+// a dash of its own (empty: the figure gives one that no other policy of it
+// has).
+type PolicyStyle struct {
+	Colour int
+	Marker string // circle, square, triangle, diamond, triangle-down, cross, plus or pentagon
+	Dash   string // solid, dashed, dotted, dash-dot, long, dash-dot-dot or long-dot
+}
+
+// PolicyFamilies are the families of built-in policies: the specification's
+// four, the classic load balancers, production LLM routers, research
+// routers, and oracles that read what no router can know.
+func PolicyFamilies() []string {
+	return []string{"specification", "classic", "production", "research", "oracle"}
+}
+
+// BuiltinPolicies is the registry: the one list of built-in policies, in
+// the order routelab lists them.
+func BuiltinPolicies() []PolicyEntry {
+	const spec, classic, production, research, oracle = "specification", "classic", "production", "research", "oracle"
+	fixed := func(colour int, marker, dash string) PolicyStyle {
+		return PolicyStyle{Colour: colour, Marker: marker, Dash: dash}
 	}
+	colour := func(colour int) PolicyStyle { return PolicyStyle{Colour: colour} }
+	return []PolicyEntry{
+		{"round-robin", spec, "cursor over the eligible replicas", "RoundRobin", fixed(1, "circle", "dashed"), RoundRobin},
+		{"least-queue", spec, "fewest outstanding requests", "LeastQueue", fixed(2, "square", "dotted"), LeastQueue},
+		{"latency-aware", spec, "minimise (outstanding+1)·EWMA service time", "LatencyAware", fixed(3, "triangle", "dash-dot"), func() PolicySpec { return LatencyAware(DefaultAlpha) }},
+		{"adaptive", spec, "UCB-inspired score, c = 0.35", "Adaptive", fixed(4, "diamond", "solid"), func() PolicySpec { return Adaptive(DefaultAdaptiveParams()) }},
+		{"random", classic, "uniform over eligible replicas", "Random", fixed(5, "triangle-down", "long"), Random},
+		{"p2c", classic, "power of two choices by outstanding requests", "P2C", fixed(6, "cross", "dash-dot-dot"), PowerOfTwo},
+		{"weighted-rr", classic, "smooth weighted round robin, weights 1/EWMA service time", "WeightedRR", fixed(7, "plus", "long-dot"), func() PolicySpec { return WeightedRoundRobin(DefaultAlpha) }},
+		{"jiq", classic, "an idle replica if any, else uniform (join-idle-queue)", "JIQ", colour(7), JoinIdleQueue},
+		{"sed", classic, "shortest expected delay with known (here equal) service times", "SED", colour(1), func() PolicySpec { return ShortestExpectedDelay() }},
+		{"least-kv", classic, "lowest KV-cache utilisation, then fewest outstanding", "LeastKV", colour(3), LeastKV},
+		{"llm-d", production, "llm-d's default profile: 2·queue + 2·KV + 3·prefix scores, ties at random", "LLMD", colour(8), LLMD},
+		{"llm-d-affinity", production, "llm-d's prefix-affinity filter (≥ 0.8 match) before 2·queue + 2·KV", "LLMDAffinity", colour(9), LLMDAffinity},
+		{"llm-d-shed", production, "llm-d's default profile with its probabilistic admitter for sheddable requests", "LLMDShed", colour(10), LLMDShed},
+		{"vllm-dp", production, "vLLM's data-parallel balancer: lowest 4·waiting + running", "VLLMDP", colour(11), VLLMDataParallel},
+		{"vllm-prefix", production, "vLLM production stack: random among the longest prefix matches", "VLLMPrefix", colour(12), VLLMPrefixAware},
+		{"sglang", production, "SGLang cache-aware: best match unless load is imbalanced, else smallest tree", "SGLang", colour(9), SGLang},
+		{"dynamo", production, "Dynamo KV router: lowest prefill blocks + decode blocks", "Dynamo", colour(10), func() PolicySpec { return DynamoKV(1) }},
+		{"ray-p2c", production, "Ray Serve: power of two under max_ongoing_requests (5)", "RayP2C", colour(11), func() PolicySpec { return RayPowerOfTwo(RayServeDefaultMaxOngoing) }},
+		{"ray-prefix", production, "Ray Serve prefix affinity: best match when balanced, else power of two", "RayPrefix", colour(1), RayPrefixAffinity},
+		{"aibrix", production, "AIBrix prefix-cache: best match within mean + 2σ running, else fewest running", "AIBrix", colour(3), AIBrix},
+		{"prequal", research, "Prequal: lowest latency among cold replicas (in flight ≤ 0.84 quantile)", "Prequal", colour(4), Prequal},
+		{"c3", research, "C3: lowest R̄ + q̂³·T̄ with concurrency compensation", "C3", colour(12), C3},
+		{"peak-ewma", research, "power of two by peak-EWMA latency × (outstanding + 1)", "PeakEWMA", colour(5), PeakEWMA},
+		{"lwl", oracle, "least work left — an oracle that knows true service times", "LWL", colour(6), LeastWorkLeft},
+	}
+}
+
+// builtinPolicy returns the registry's record of a built-in.
+func builtinPolicy(name string) (PolicyEntry, bool) {
+	for _, d := range BuiltinPolicies() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return PolicyEntry{}, false
 }
 
 // SpecificationPolicies are the four policies the specification compares.
@@ -653,28 +695,22 @@ func SpecificationPolicies() []PolicySpec {
 // PolicyNames lists the built-in policies.
 func PolicyNames() []string {
 	var out []string
-	for _, d := range builtinPolicies() {
-		out = append(out, d.name)
+	for _, d := range BuiltinPolicies() {
+		out = append(out, d.Name)
 	}
 	return out
 }
 
 // PolicyAbout describes a built-in policy in a few words.
 func PolicyAbout(name string) string {
-	for _, d := range builtinPolicies() {
-		if d.name == name {
-			return d.about
-		}
-	}
-	return ""
+	d, _ := builtinPolicy(name)
+	return d.About
 }
 
 // PolicyByName returns a built-in policy.
 func PolicyByName(name string) (PolicySpec, error) {
-	for _, d := range builtinPolicies() {
-		if d.name == name {
-			return d.spec(), nil
-		}
+	if d, ok := builtinPolicy(name); ok {
+		return d.Spec(), nil
 	}
 	return PolicySpec{}, UnknownName("policy", name, PolicyNames(), "")
 }

@@ -291,3 +291,40 @@ func (r Runner) String() string { return r.sheet().Text() }
 
 // HTML shows the runner as a table.
 func (r Runner) HTML() string { return r.sheet().HTML() }
+
+// String is the record in one line: "p2c (classic): power of two choices
+// by outstanding requests; lab.P2C; colour 6, cross, dash-dot-dot".
+func (e PolicyEntry) String() string {
+	return fmt.Sprintf("%s (%s): %s; lab.%s; %s", e.Name, e.Family, e.About, e.LabFunc, e.Style)
+}
+
+// HTML shows the record as a table.
+func (e PolicyEntry) HTML() string {
+	sh := sheet.Sheet{Title: "built-in policy " + e.Name}
+	sh.Add("family", e.Family)
+	sh.Add("rule", e.About)
+	sh.Add("lab function", "lab."+e.LabFunc)
+	sh.Add("figure style", e.Style.String())
+	return sh.HTML()
+}
+
+// String names the colour and, where fixed, the marker and the dash.
+func (s PolicyStyle) String() string {
+	if s.Colour == 0 {
+		return "no style"
+	}
+	out := fmt.Sprintf("colour %d", s.Colour)
+	if s.Marker != "" || s.Dash != "" {
+		out += ", " + s.Marker + ", " + s.Dash
+	}
+	return out
+}
+
+// HTML shows the style as a table.
+func (s PolicyStyle) HTML() string {
+	sh := sheet.Sheet{Title: "figure style"}
+	sh.Add("colour", fmt.Sprintf("%d of the figures' palette", s.Colour))
+	sh.Add("marker", sheet.YesNo(s.Marker != "", s.Marker, "the figure's choice"))
+	sh.Add("dash", sheet.YesNo(s.Dash != "", s.Dash, "the figure's choice"))
+	return sh.HTML()
+}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/routelab/routelab/engine"
 )
 
 // Palette gives each policy one colour. The colours are twelve slots
@@ -103,29 +105,47 @@ func (d dash) lineType() any {
 // AccentColor is the project's accent colour, used for the adaptive policy.
 const AccentColor = "#e8590c"
 
-// DefaultPalette returns the palette every figure uses unless told otherwise.
+// DefaultPalette returns the palette every figure uses unless told
+// otherwise: each built-in's colour, and marker and dash where it fixes
+// them, are its engine registry record's Style.
 func DefaultPalette() *Palette {
 	slots := policySlots()
-	return &Palette{
-		fixed: map[string]style{
-			"round-robin":   {slots[0], markerCircle, dashDashed},
-			"least-queue":   {slots[1], markerSquare, dashDotted},
-			"latency-aware": {slots[2], markerTriangle, dashDashDot},
-			"adaptive":      {slots[3], markerDiamond, dashSolid},
-			"random":        {slots[4], markerTriangleDown, dashLong},
-			"p2c":           {slots[5], markerCross, dashDashDotDot},
-			"weighted-rr":   {slots[6], markerPlus, dashLongDot},
-		},
-		// The serving routers notebooks/07 draws together (with
-		// least-queue) prefer ten distinct slots; the rest fill in.
-		prefer: map[string]int{
-			"llm-d": 7, "sglang": 8, "dynamo": 9, "vllm-dp": 10, "vllm-prefix": 11,
-			"ray-prefix": 0, "aibrix": 2, "prequal": 3, "peak-ewma": 4, "lwl": 5,
-			"jiq": 6, "sed": 0, "least-kv": 2, "llm-d-affinity": 8, "llm-d-shed": 9,
-			"ray-p2c": 10, "c3": 11,
-		},
-		further: slots,
+	p := &Palette{fixed: map[string]style{}, prefer: map[string]int{}, further: slots}
+	for _, b := range engine.BuiltinPolicies() {
+		st, err := registryStyle(b.Style)
+		switch {
+		case err != nil:
+			// TestRegistryStyles keeps this from happening: such a policy
+			// is drawn as any other name.
+		case st.Marker != "":
+			p.fixed[PolicyKey(b.Name)] = style{Color: slots[b.Style.Colour-1], Marker: st.Marker, Dash: st.Dash}
+		default:
+			p.prefer[PolicyKey(b.Name)] = b.Style.Colour - 1
+		}
 	}
+	return p
+}
+
+// registryStyle is the marker and dash a registry style names (none when
+// it names none), or an error naming what it may name.
+func registryStyle(s engine.PolicyStyle) (style, error) {
+	markers := map[string]marker{"circle": markerCircle, "square": markerSquare, "triangle": markerTriangle, "diamond": markerDiamond,
+		"triangle-down": markerTriangleDown, "cross": markerCross, "plus": markerPlus, "pentagon": markerPentagon}
+	dashes := map[string]dash{"solid": dashSolid, "dashed": dashDashed, "dotted": dashDotted, "dash-dot": dashDashDot,
+		"long": dashLong, "dash-dot-dot": dashDashDotDot, "long-dot": dashLongDot}
+	if s.Colour < 1 || s.Colour > len(policySlots()) {
+		return style{}, fmt.Errorf("colour %d (want 1 to %d)", s.Colour, len(policySlots()))
+	}
+	if s.Marker == "" && s.Dash == "" {
+		return style{}, nil
+	}
+	m, okM := markers[s.Marker]
+	d, okD := dashes[s.Dash]
+	if !okM || !okD {
+		return style{}, fmt.Errorf("marker %q and dash %q (want both of %s and %s, or neither)", s.Marker, s.Dash,
+			strings.Join(slices.Sorted(maps.Keys(markers)), ", "), strings.Join(slices.Sorted(maps.Keys(dashes)), ", "))
+	}
+	return style{Marker: m, Dash: d}, nil
 }
 
 // policySlots are the twelve policy colours; the first seven belong to the

@@ -394,3 +394,34 @@ func contrast(a, b string) float64 {
 	la, lb := relLuminance(a), relLuminance(b)
 	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
+
+// Every built-in's registry style names a colour of the palette and, where
+// it fixes them, a known marker and dash; no two built-ins share a fixed
+// marker and dash, and the default palette gives each the registry's colour.
+func TestRegistryStyles(t *testing.T) {
+	seen := map[string]string{}
+	p := DefaultPalette()
+	for _, e := range engine.BuiltinPolicies() {
+		st, err := registryStyle(e.Style)
+		if err != nil {
+			t.Errorf("%s: %v", e.Name, err)
+			continue
+		}
+		if got, want := p.Color(e.Name), policySlots()[e.Style.Colour-1]; got != want {
+			t.Errorf("%s: palette colour %s, registry colour %d is %s", e.Name, got, e.Style.Colour, want)
+		}
+		if st.Marker == "" {
+			continue
+		}
+		key := e.Style.Marker + "/" + e.Style.Dash
+		if prev, ok := seen[key]; ok {
+			t.Errorf("%s and %s both fix marker and dash %s", prev, e.Name, key)
+		}
+		seen[key] = e.Name
+	}
+	for _, bad := range []engine.PolicyStyle{{}, {Colour: 13}, {Colour: 1, Marker: "star", Dash: "solid"}, {Colour: 1, Marker: "circle"}} {
+		if _, err := registryStyle(bad); err == nil {
+			t.Errorf("style %+v accepted", bad)
+		}
+	}
+}

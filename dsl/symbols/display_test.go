@@ -195,6 +195,8 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.PolicyEnv":         {engine.PolicyEnv{Replicas: 3, Rand: engine.NewRand(1, 2)}},
 		"engine.PolicyKind":        {engine.PickerPolicy},
 		"engine.PolicyParam":       anys(spec.Params),
+		"engine.PolicyEntry":       anys(engine.BuiltinPolicies()),
+		"engine.PolicyStyle":       {engine.BuiltinPolicies()[0].Style, engine.BuiltinPolicies()[8].Style},
 		"experiment.PolicyResult":  {r.cmp.Policies[0]},
 		"engine.PolicySpec":        r.specs,
 		"engine.Protocol":          {engine.DefaultProtocol()},

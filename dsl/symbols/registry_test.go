@@ -2,6 +2,7 @@ package symbols_test
 
 import (
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 
@@ -36,12 +37,24 @@ func TestRegistryHasLabFunctions(t *testing.T) {
 			t.Errorf("lab.%s makes %q, which the registry does not list: %v", name, spec.Name, err)
 		}
 	}
-	for _, name := range engine.PolicyNames() {
-		if made[name] == "" {
-			t.Errorf("registry policy %q has no lab function", name)
+	for _, e := range engine.BuiltinPolicies() {
+		switch {
+		case made[e.Name] == "":
+			t.Errorf("registry policy %q has no lab function", e.Name)
+		case made[e.Name] != e.LabFunc:
+			t.Errorf("registry policy %q is made by lab.%s, but its record names lab.%s", e.Name, made[e.Name], e.LabFunc)
 		}
-		if engine.PolicyAbout(name) == "" {
-			t.Errorf("registry policy %q has no description", name)
+		if e.About == "" {
+			t.Errorf("registry policy %q has no description", e.Name)
+		}
+		if !slices.Contains(engine.PolicyFamilies(), e.Family) {
+			t.Errorf("registry policy %q has family %q, not one of %v", e.Name, e.Family, engine.PolicyFamilies())
+		}
+		if e.Style.Colour == 0 {
+			t.Errorf("registry policy %q has no style (plot.TestRegistryStyles checks the styles)", e.Name)
+		}
+		if spec := e.Spec(); spec.Name != e.Name {
+			t.Errorf("registry policy %q's constructor makes %q", e.Name, spec.Name)
 		}
 	}
 	for _, name := range engine.ScenarioNames() {

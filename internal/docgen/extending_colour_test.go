@@ -15,40 +15,14 @@ import (
 	"github.com/routelab/routelab/engine"
 )
 
-// paletteFixed reads, from plot/palette.go, the names DefaultPalette gives
-// fixed colours: the keys of its fixed map.
-func paletteFixed(t *testing.T, root string) []string {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "plot", "palette.go"), nil, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
+// paletteFixed names the built-ins whose registry style fixes a marker and
+// a dash, the ones DefaultPalette draws alike in every figure.
+func paletteFixed() []string {
 	var names []string
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Recv != nil || fn.Name.Name != "DefaultPalette" {
-			continue
+	for _, e := range engine.BuiltinPolicies() {
+		if e.Style.Marker != "" {
+			names = append(names, e.Name)
 		}
-		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			kv, ok := n.(*ast.KeyValueExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := kv.Key.(*ast.Ident); !ok || id.Name != "fixed" {
-				return true
-			}
-			for _, e := range kv.Value.(*ast.CompositeLit).Elts {
-				name, err := strconv.Unquote(e.(*ast.KeyValueExpr).Key.(*ast.BasicLit).Value)
-				if err != nil {
-					t.Fatal(err)
-				}
-				names = append(names, name)
-			}
-			return false
-		})
-	}
-	if len(names) == 0 {
-		t.Fatal("plot/palette.go: no fixed map found in DefaultPalette")
 	}
 	slices.Sort(names)
 	return names
@@ -84,18 +58,18 @@ func constInt(t *testing.T, file, name string) int {
 }
 
 var (
-	colourOnly  = regexp.MustCompile(`Only ((?:[\w-]+, )*[\w-]+ and [\w-]+) have fixed colours`)
+	colourOnly  = regexp.MustCompile(`Only ((?:[\w-]+, )*[\w-]+ and [\w-]+) fix a marker and a dash`)
 	colourGap   = regexp.MustCompile(`ΔE(?:00)? ≥ (\d+)`)
 	colourItem  = regexp.MustCompile(`(?s)- \[ \] \*\*Colour\*\*:.*?\n- \[ \]`)
 	colourWords = regexp.MustCompile(`, | and `)
 )
 
-// The Colour item of the contributors' guide says which built-ins have
-// fixed colours and how far apart colours must be. Both are read from the
-// code: the names from DefaultPalette's fixed map, the threshold from
-// categoricalGap, the constant the palette tests compare with. Every
-// other registered built-in must exist, since the page says they take
-// hashed colours.
+// The Colour item of the contributors' guide says which built-ins fix a
+// marker and a dash and how far apart colours must be. Both are read from
+// the code: the names from the registry's styles, the threshold from
+// categoricalGap, the constant the palette tests compare with. Some
+// built-in must fix neither, since the page says the others name only a
+// colour.
 func TestExtendingPageColourClaims(t *testing.T) {
 	root := filepath.Join("..", "..")
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(extendingPage)))
@@ -110,13 +84,13 @@ func TestExtendingPageColourClaims(t *testing.T) {
 
 	m := colourOnly.FindStringSubmatch(item)
 	if m == nil {
-		t.Fatalf("%s: the Colour item does not say \"Only a, b and c have fixed colours\":\n%s", extendingPage, item)
+		t.Fatalf("%s: the Colour item does not say \"Only a, b and c fix a marker and a dash\":\n%s", extendingPage, item)
 	}
 	said := colourWords.Split(m[1], -1)
 	slices.Sort(said)
-	fixed := paletteFixed(t, root)
+	fixed := paletteFixed()
 	if !slices.Equal(said, fixed) {
-		t.Errorf("%s: the Colour item says %v have fixed colours; DefaultPalette (plot/palette.go) fixes %v", extendingPage, said, fixed)
+		t.Errorf("%s: the Colour item says %v fix a marker and a dash; the registry (engine.BuiltinPolicies) fixes them for %v", extendingPage, said, fixed)
 	}
 	builtins := engine.PolicyNames()
 	hashed := 0
@@ -127,11 +101,11 @@ func TestExtendingPageColourClaims(t *testing.T) {
 	}
 	for _, name := range fixed {
 		if !slices.Contains(builtins, name) {
-			t.Errorf("DefaultPalette fixes a colour for %q, which is not a registered policy (engine.PolicyNames)", name)
+			t.Errorf("the registry fixes a style for %q, which is not a registered policy (engine.PolicyNames)", name)
 		}
 	}
 	if hashed == 0 {
-		t.Errorf("%s: the Colour item says the other built-ins take hashed colours, but every one of %v is fixed", extendingPage, builtins)
+		t.Errorf("%s: the Colour item says the other built-ins name only a colour, but every one of %v fixes a marker and a dash", extendingPage, builtins)
 	}
 
 	gap := constInt(t, filepath.Join(root, "plot", "palette_test.go"), "categoricalGap")
