@@ -225,7 +225,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		// in this frame locks it when it returns (routelab patch: `defer f()`
 		// of a closure variable in a function literal deadlocked).
 		for _, val := range deferred {
-			val[0].Call(val[1:])
+			runDeferred(f, val)
 		}
 		f.mutex.Lock()
 		if f.recovered != nil {
@@ -1049,7 +1049,7 @@ func _panic(n *node) {
 	value := genValue(n.child[1])
 
 	n.exec = func(f *frame) bltn {
-		panic(value(f))
+		panic(panicValue(value(f)))
 	}
 }
 
