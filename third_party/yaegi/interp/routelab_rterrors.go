@@ -230,3 +230,33 @@ func arrayLength(t reflect.Type) (int, bool) {
 	}
 	return t.Len(), true
 }
+
+// genShiftCount is the value of the shift count n, which panics as Go
+// does when it is negative (converted to uint64, it shifted everything
+// out).
+func genShiftCount(n *node) func(*frame) (reflect.Value, uint64) {
+	value := genValueUint(n)
+	switch n.typ.TypeOf().Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(f *frame) (reflect.Value, uint64) {
+			v, u := value(f)
+			if int64(u) < 0 {
+				panic(runtimeError("negative shift amount"))
+			}
+			return v, u
+		}
+	}
+	return value
+}
+
+// checkMakeSlice panics as Go's make([]T, length, capacity) does when the
+// length is negative or above the capacity (reflect.MakeSlice: "negative
+// len", "len > cap").
+func checkMakeSlice(length, capacity bound) {
+	switch {
+	case length.negative() || !length.signed && length.x < 0:
+		panic(runtimeError("makeslice: len out of range"))
+	case capacity.negative() || !capacity.signed && capacity.x < 0 || length.x > capacity.x:
+		panic(runtimeError("makeslice: cap out of range"))
+	}
+}

@@ -2,12 +2,15 @@ package interp_test
 
 import "testing"
 
-// A failed type assertion, an index or slice bound out of range and a
-// slice converted to a longer array panic with values that satisfy
+// A failed type assertion, an index or slice bound out of range, a slice
+// converted to a longer array, a negative shift count, make with a
+// negative length or a length above the capacity and a lookup of an
+// unhashable key (in _, _ = m[k] too) panic with values that satisfy
 // runtime.Error and print Go's messages, which name Go's types (reflect's
 // panics were strings without the index or the length, and a failed
 // assertion panicked with the interpreter's compile error: Go's
-// test/recover2.go, fixedbugs/issue16130.go, issue30116.go, convert4.go).
+// test/recover2.go, convert4.go, fixedbugs/issue16130.go, issue30116.go,
+// issue19113.go, issue23734.go, issue37975.go).
 // The expected output is what go run prints.
 func TestRoutelabRuntimeErrorValues(t *testing.T) {
 	got := runStdout(t, `package main
@@ -71,6 +74,11 @@ func main() {
 	try("slice 3-index high", func() { _ = s[0:k-2:2] })
 	try("to array", func() { _ = [4]int(s) })
 	try("to array pointer", func() { _ = (*[4]int)(s) })
+	try("negative shift", func() { _ = k << m })
+	try("make len", func() { _ = make([]int, m) })
+	try("make cap", func() { _ = make([]int, k, k+m) })
+	keys := map[interface{}]int{}
+	try("unhashable key", func() { _, _ = keys[s] })
 }
 `)
 	want := `any to I: interface conversion: int is not main.I: missing method Get (runtime.Error true)
@@ -96,6 +104,10 @@ slice 3-index: runtime error: slice bounds out of range [2:1:] (runtime.Error tr
 slice 3-index high: runtime error: slice bounds out of range [:3:2] (runtime.Error true)
 to array: runtime error: cannot convert slice with length 3 to array or pointer to array with length 4 (runtime.Error true)
 to array pointer: runtime error: cannot convert slice with length 3 to array or pointer to array with length 4 (runtime.Error true)
+negative shift: runtime error: negative shift amount (runtime.Error true)
+make len: runtime error: makeslice: len out of range (runtime.Error true)
+make cap: runtime error: makeslice: cap out of range (runtime.Error true)
+unhashable key: hash of unhashable type: []int (runtime.Error true)
 `
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)

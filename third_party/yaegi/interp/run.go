@@ -1959,7 +1959,13 @@ func getIndexMap2(n *node) {
 	doStatus := n.anc.child[1].ident != "_"
 
 	if !doValue && !doStatus {
-		nop(n)
+		// routelab patch: _, _ = m[k] still looks k up, which panics for
+		// an unhashable key, as in Go (it did nothing).
+		key := genValue(n.child[1])
+		n.exec = func(f *frame) bltn {
+			value0(f).MapIndex(key(f))
+			return next
+		}
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
@@ -3423,7 +3429,9 @@ func _make(n *node) {
 		switch len(n.child) {
 		case 3:
 			n.exec = func(f *frame) bltn {
-				length := int(vInt(value(f)))
+				lv := value(f)
+				length := int(vInt(lv))
+				checkMakeSlice(boundOf(lv), boundOf(lv))
 				checkAlloc(n, "make", int64(length), typ.Elem().Size())
 				dest(f).Set(reflect.MakeSlice(typ, length, length))
 				return next
@@ -3431,7 +3439,9 @@ func _make(n *node) {
 		case 4:
 			value1 := genValue(n.child[3])
 			n.exec = func(f *frame) bltn {
-				length, capacity := int(vInt(value(f))), int(vInt(value1(f)))
+				lv, cv := value(f), value1(f)
+				length, capacity := int(vInt(lv)), int(vInt(cv))
+				checkMakeSlice(boundOf(lv), boundOf(cv))
 				checkAlloc(n, "make", int64(max(length, capacity)), typ.Elem().Size())
 				dest(f).Set(reflect.MakeSlice(typ, length, capacity))
 				return next
