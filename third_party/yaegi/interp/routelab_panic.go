@@ -41,3 +41,21 @@ func panicValue(v reflect.Value) any {
 	}
 	return v.Interface()
 }
+
+// deferRecover compiles defer recover(): a deferred call, made when the
+// function returns (it ran at the defer statement, so it stopped a panic
+// that Go lets go on). As in Go, it stops the panic that runs the
+// function as a deferred call only when the function returns normally:
+// run by the function's own panic, it is not called by a deferred
+// function, and recovers nothing.
+func deferRecover(n *node, next bltn) {
+	n.exec = func(f *frame) bltn {
+		call := func() {
+			if f.recovered == nil && f.anc != nil {
+				f.anc.recovered = nil
+			}
+		}
+		f.deferred = append([][]reflect.Value{{reflect.ValueOf(call)}}, f.deferred...)
+		return next
+	}
+}

@@ -59,3 +59,51 @@ runtime error: invalid memory address or nil pointer dereference
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// defer recover() is a deferred call: run by the function's own panic it
+// recovers nothing, run when the function returns normally it stops the
+// panic that runs the function as a deferred call (it ran at the defer
+// statement and stopped the panic in progress there: Go's test/recover1.go).
+// The expected output is what go run prints.
+func TestRoutelabDeferRecover(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func show(want interface{}) {
+	fmt.Println("recovered", recover(), "want", want)
+}
+
+func deferredInPanic() {
+	defer show(2)
+	defer func() {
+		defer show(3)
+		defer recover() // run by the panic of 3: recovers nothing
+		panic(3)
+	}()
+	panic(2)
+}
+
+func deferredOnReturn() {
+	defer show(nil)
+	defer func() {
+		defer recover() // run when the function returns: stops the panic of 5
+	}()
+	panic(5)
+}
+
+func main() {
+	deferredInPanic()
+	deferredOnReturn()
+	fmt.Println("done")
+}
+`)
+	want := `recovered 3 want 3
+recovered 2 want 2
+recovered <nil> want <nil>
+done
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

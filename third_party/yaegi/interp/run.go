@@ -1023,6 +1023,10 @@ func printArgs(n *node, ln bool) {
 
 func _recover(n *node) {
 	tnext := getExec(n.tnext)
+	if n.anc.kind == deferStmt {
+		deferRecover(n, tnext)
+		return
+	}
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
