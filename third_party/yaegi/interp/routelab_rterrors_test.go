@@ -3,15 +3,15 @@ package interp_test
 import "testing"
 
 // A failed type assertion, an index or slice bound out of range, a slice
-// converted to a longer array, a negative shift count, make with a
-// negative length or a length above the capacity and a lookup of an
-// unhashable key (in _, _ = m[k] too) panic with values that satisfy
+// converted to a longer array, a negative shift count, make with a bad
+// length or capacity, a lookup of an unhashable key (in _, _ = m[k] too)
+// and an append beyond the largest int panic with values that satisfy
 // runtime.Error and print Go's messages, which name Go's types (reflect's
 // panics were strings without the index or the length, and a failed
 // assertion panicked with the interpreter's compile error: Go's
 // test/recover2.go, convert4.go, fixedbugs/issue16130.go, issue30116.go,
-// issue19113.go, issue23734.go, issue37975.go).
-// The expected output is what go run prints.
+// issue19113.go, issue23734.go, issue37975.go, issue29190.go). The
+// expected output is what go run prints.
 func TestRoutelabRuntimeErrorValues(t *testing.T) {
 	got := runStdout(t, `package main
 
@@ -79,6 +79,8 @@ func main() {
 	try("make cap", func() { _ = make([]int, k, k+m) })
 	keys := map[interface{}]int{}
 	try("unhashable key", func() { _, _ = keys[s] })
+	huge := make([]struct{}, int(^uint(0)>>1))
+	try("append overflow", func() { huge = append(huge, struct{}{}) })
 }
 `)
 	want := `any to I: interface conversion: int is not main.I: missing method Get (runtime.Error true)
@@ -108,6 +110,7 @@ negative shift: runtime error: negative shift amount (runtime.Error true)
 make len: runtime error: makeslice: len out of range (runtime.Error true)
 make cap: runtime error: makeslice: cap out of range (runtime.Error true)
 unhashable key: hash of unhashable type: []int (runtime.Error true)
+append overflow: runtime error: growslice: len out of range (runtime.Error true)
 `
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
