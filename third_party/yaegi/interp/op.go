@@ -1008,7 +1008,7 @@ func shl(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1017,7 +1017,7 @@ func shl(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vInt(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetInt(i << j)
@@ -1033,7 +1033,7 @@ func shl(n *node) {
 			}
 		default:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1045,7 +1045,7 @@ func shl(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1054,7 +1054,7 @@ func shl(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vUint(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetUint(i << j)
@@ -1070,7 +1070,7 @@ func shl(n *node) {
 			}
 		default:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1112,7 +1112,7 @@ func shr(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1121,7 +1121,7 @@ func shr(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vInt(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetInt(i >> j)
@@ -1137,7 +1137,7 @@ func shr(n *node) {
 			}
 		default:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1149,7 +1149,7 @@ func shr(n *node) {
 		switch {
 		case isInterface:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -1158,7 +1158,7 @@ func shr(n *node) {
 			}
 		case c0.rval.IsValid():
 			i := vUint(c0.rval)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, j := v1(f)
 				dest(f).SetUint(i >> j)
@@ -1174,7 +1174,7 @@ func shr(n *node) {
 			}
 		default:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				_, i := v0(f)
 				_, j := v1(f)
@@ -2153,7 +2153,7 @@ func shlAssign(n *node) {
 		switch typ.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2165,7 +2165,7 @@ func shlAssign(n *node) {
 			}
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2220,7 +2220,7 @@ func shrAssign(n *node) {
 		switch typ.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			v0 := genValueInt(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)
@@ -2232,7 +2232,7 @@ func shrAssign(n *node) {
 			}
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			v0 := genValueUint(c0)
-			v1 := genValueUint(c1)
+			v1 := genShiftCount(c1)
 			n.exec = func(f *frame) bltn {
 				v, i := v0(f)
 				_, j := v1(f)

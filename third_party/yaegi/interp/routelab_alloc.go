@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 )
 
@@ -42,6 +43,10 @@ func checkAlloc(n *node, op string, count int64, size uintptr) {
 // checkAppend checks an append of add elements to s that needs a new array,
 // with the capacity append will give it.
 func checkAppend(n *node, s reflect.Value, add int) {
+	if s.Len() > math.MaxInt-add {
+		// Go's error for a length beyond int (reflect: "slice overflow").
+		panic(runtimeError("growslice: len out of range"))
+	}
 	if needed := s.Len() + add; n.interp.maxAlloc > 0 && needed > s.Cap() {
 		checkAlloc(n, "append", int64(grownCap(needed, s.Cap())), s.Type().Elem().Size())
 	}

@@ -239,22 +239,3 @@ func isCallable(t *itype) bool {
 	}
 	return true
 }
-
-// indexError is Go's run-time error for an index out of range, with the
-// index and the length (reflect's panic named neither).
-type indexError struct{ index, length int }
-
-func (e indexError) Error() string {
-	return fmt.Sprintf("runtime error: index out of range [%d] with length %d", e.index, e.length)
-}
-
-// RuntimeError makes indexError a runtime.Error, as Go's own is.
-func (indexError) RuntimeError() {}
-
-// indexAt is v[i] for an array, slice or string v, failing as Go does.
-func indexAt(v reflect.Value, i int) reflect.Value {
-	if n := v.Len(); i < 0 || i >= n {
-		panic(indexError{i, n})
-	}
-	return v.Index(i)
-}

@@ -225,7 +225,7 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 		// in this frame locks it when it returns (routelab patch: `defer f()`
 		// of a closure variable in a function literal deadlocked).
 		for _, val := range deferred {
-			val[0].Call(val[1:])
+			runDeferred(f, val)
 		}
 		f.mutex.Lock()
 		if f.recovered != nil {
@@ -360,7 +360,26 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
+					// A value without the interpreter's interface wrapper
+					// is nil or of a compiled type.
+					c := valf
+					if c.Kind() == reflect.Interface {
+						c = c.Elem()
+					}
+					if !c.IsValid() {
+						panic(assertionError(c0.typ, typ, "", ""))
+					}
+					if m := missingMethodOf(c.Type(), typ.methods()); m != "" {
+						panic(assertionError(c0.typ, typ, c.Type().String(), m))
+					}
 					panic(n.cfgErrorf("interface conversion: nil is not %v", typID))
+				}
+				return next
+			}
+			if v.node == nil { // a nil interface value
+				ok = false
+				if !withOk {
+					panic(assertionError(c0.typ, typ, "", ""))
 				}
 				return next
 			}
@@ -378,7 +397,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if len(m0) < len(m1) {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: %v is not %v", v.node.typ.id(), typID))
+					panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), missingMethod(m0, m1)))
 				}
 				return next
 			}
@@ -387,6 +406,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				var meth0 string
 				meth0, ok = m0[k]
 				if !ok {
+					if !withOk {
+						panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), missingMethod(m0, m1)))
+					}
 					return next
 				}
 				// As far as we know this equality check can fail because they are two ways to
@@ -400,6 +422,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				tm := lookupFieldOrMethod(v.node.typ, k)
 				if tm == nil {
 					ok = false
+					if !withOk {
+						panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), k))
+					}
 					return next
 				}
 
@@ -412,6 +437,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 
 				if meth0 != meth1 {
 					ok = false
+					if !withOk {
+						panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), k))
+					}
 					return next
 				}
 			}
@@ -434,6 +462,9 @@ func typeAssert(n *node, withResult, withOk bool) {
 				m1 := typ.methods()
 				if len(m0) < len(m1) {
 					ok = false
+					if !withOk {
+						panic(assertionError(c0.typ, typ, goTypeName(val.node.typ), missingMethod(m0, m1)))
+					}
 					return next
 				}
 
@@ -441,10 +472,16 @@ func typeAssert(n *node, withResult, withOk bool) {
 					var meth0 string
 					meth0, ok = m0[k]
 					if !ok {
+						if !withOk {
+							panic(assertionError(c0.typ, typ, goTypeName(val.node.typ), missingMethod(m0, m1)))
+						}
 						return next
 					}
 					if meth0 != meth1 {
 						ok = false
+						if !withOk {
+							panic(assertionError(c0.typ, typ, goTypeName(val.node.typ), k))
+						}
 						return next
 					}
 				}
@@ -467,15 +504,18 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = v.IsValid()
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionError(c0.typ, typ, "", ""))
 				}
 				return next
 			}
 			ok = canAssertTypes(leftType, rtype)
 			if !ok {
 				if !withOk {
-					method := firstMissingMethod(leftType, rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", leftType.String(), rtype.String(), method))
+					dynamic := leftType.String()
+					if val.node != nil {
+						dynamic = goTypeName(val.node.typ)
+					}
+					panic(assertionError(c0.typ, typ, dynamic, firstMissingMethod(leftType, rtype)))
 				}
 				return next
 			}
@@ -513,9 +553,13 @@ func typeAssert(n *node, withResult, withOk bool) {
 				if !withOk {
 					// TODO(mpl): think about whether this should ever happen.
 					if ctyp == nil {
-						panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+						panic(assertionError(c0.typ, typ, "", ""))
 					}
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", ctyp.String(), rtype.String()))
+					dynamic := ctyp.String()
+					if dt != nil && dt.cat != nilT {
+						dynamic = goTypeName(dt)
+					}
+					panic(assertionError(c0.typ, typ, dynamic, ""))
 				}
 				return next
 			}
@@ -538,7 +582,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionError(c0.typ, typ, "", ""))
 				}
 				return next
 			}
@@ -550,8 +594,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.Type(), rtype)
 			if !ok {
 				if !withOk {
-					method := firstMissingMethod(v.Type(), rtype)
-					panic(n.cfgErrorf("interface conversion: %s is not %s: missing method %s", v.Type().String(), rtype.String(), method))
+					panic(assertionError(c0.typ, typ, v.Type().String(), firstMissingMethod(v.Type(), rtype)))
 				}
 				return next
 			}
@@ -569,7 +612,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if !ok || !v.value.IsValid() {
 				ok = false
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is nil, not %s", rtype.String()))
+					panic(assertionError(c0.typ, typ, "", ""))
 				}
 				return next
 			}
@@ -577,7 +620,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 			ok = canAssertTypes(v.value.Type(), rtype)
 			if !ok {
 				if !withOk {
-					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
+					panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), ""))
 				}
 				return next
 			}
@@ -675,6 +718,20 @@ func convert(n *node) {
 			return next
 		}
 		return
+	}
+
+	if c.typ.TypeOf() != nil && c.typ.TypeOf().Kind() == reflect.Slice {
+		if length, ok := arrayLength(typ); ok {
+			n.exec = func(f *frame) bltn {
+				v := value(f)
+				if v.Len() < length {
+					panic(runtimeError(fmt.Sprintf("cannot convert slice with length %d to array or pointer to array with length %d", v.Len(), length)))
+				}
+				dest(f).Set(v.Convert(typ))
+				return next
+			}
+			return
+		}
 	}
 
 	n.exec = func(f *frame) bltn {
@@ -971,6 +1028,10 @@ func printArgs(n *node, ln bool) {
 
 func _recover(n *node) {
 	tnext := getExec(n.tnext)
+	if n.anc.kind == deferStmt {
+		deferRecover(n, tnext)
+		return
+	}
 	dest := genValue(n)
 
 	n.exec = func(f *frame) bltn {
@@ -997,7 +1058,7 @@ func _panic(n *node) {
 	value := genValue(n.child[1])
 
 	n.exec = func(f *frame) bltn {
-		panic(value(f))
+		panic(panicValue(value(f)))
 	}
 }
 
@@ -1798,7 +1859,7 @@ func getIndexArray(n *node) {
 	l := n.level
 
 	if n.child[1].rval.IsValid() { // constant array index
-		ai := int(vInt(n.child[1].rval))
+		ai := boundOf(n.child[1].rval)
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
@@ -1821,8 +1882,8 @@ func getIndexArray(n *node) {
 		if n.fnext != nil {
 			fnext := getExec(n.fnext)
 			n.exec = func(f *frame) bltn {
-				_, vi := value1(f)
-				r := indexAt(value0(f), int(vi))
+				vi, _ := value1(f)
+				r := indexAt(value0(f), boundOf(vi))
 				getFrame(f, l).data[i] = r
 				if r.Bool() {
 					return tnext
@@ -1831,8 +1892,8 @@ func getIndexArray(n *node) {
 			}
 		} else {
 			n.exec = func(f *frame) bltn {
-				_, vi := value1(f)
-				getFrame(f, l).data[i] = indexAt(value0(f), int(vi))
+				vi, _ := value1(f)
+				getFrame(f, l).data[i] = indexAt(value0(f), boundOf(vi))
 				return tnext
 			}
 		}
@@ -1907,7 +1968,13 @@ func getIndexMap2(n *node) {
 	doStatus := n.anc.child[1].ident != "_"
 
 	if !doValue && !doStatus {
-		nop(n)
+		// routelab patch: _, _ = m[k] still looks k up, which panics for
+		// an unhashable key, as in Go (it did nothing).
+		key := genValue(n.child[1])
+		n.exec = func(f *frame) bltn {
+			value0(f).MapIndex(key(f))
+			return next
+		}
 		return
 	}
 	if n.child[1].rval.IsValid() { // constant map index
@@ -3371,7 +3438,9 @@ func _make(n *node) {
 		switch len(n.child) {
 		case 3:
 			n.exec = func(f *frame) bltn {
-				length := int(vInt(value(f)))
+				lv := value(f)
+				length := int(vInt(lv))
+				checkMakeSlice(boundOf(lv), boundOf(lv))
 				checkAlloc(n, "make", int64(length), typ.Elem().Size())
 				dest(f).Set(reflect.MakeSlice(typ, length, length))
 				return next
@@ -3379,7 +3448,9 @@ func _make(n *node) {
 		case 4:
 			value1 := genValue(n.child[3])
 			n.exec = func(f *frame) bltn {
-				length, capacity := int(vInt(value(f))), int(vInt(value1(f)))
+				lv, cv := value(f), value1(f)
+				length, capacity := int(vInt(lv)), int(vInt(cv))
+				checkMakeSlice(boundOf(lv), boundOf(cv))
 				checkAlloc(n, "make", int64(max(length, capacity)), typ.Elem().Size())
 				dest(f).Set(reflect.MakeSlice(typ, length, capacity))
 				return next
@@ -3815,7 +3886,7 @@ func slice(n *node) {
 	case 2:
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), a.Len())
+			getFrame(f, l).data[i] = sliceAt(a, boundOf(value1(f)), bound{int64(a.Len()), true})
 			return next
 		}
 	case 3:
@@ -3823,7 +3894,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = sliceAt(a, boundOf(value1(f)), boundOf(value2(f)))
 			return next
 		}
 	case 4:
@@ -3832,7 +3903,7 @@ func slice(n *node) {
 
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(int(vInt(value1(f))), int(vInt(value2(f))), int(vInt(value3(f))))
+			getFrame(f, l).data[i] = slice3At(a, boundOf(value1(f)), boundOf(value2(f)), boundOf(value3(f)))
 			return next
 		}
 	}
@@ -3856,7 +3927,7 @@ func slice0(n *node) {
 		value1 := genValue(n.child[1])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice(0, int(vInt(value1(f))))
+			getFrame(f, l).data[i] = sliceAt(a, bound{0, true}, boundOf(value1(f)))
 			return next
 		}
 	case 3:
@@ -3864,7 +3935,7 @@ func slice0(n *node) {
 		value2 := genValue(n.child[2])
 		n.exec = func(f *frame) bltn {
 			a := value0(f)
-			getFrame(f, l).data[i] = a.Slice3(0, int(vInt(value1(f))), int(vInt(value2(f))))
+			getFrame(f, l).data[i] = slice3At(a, bound{0, true}, boundOf(value1(f)), boundOf(value2(f)))
 			return next
 		}
 	}

@@ -340,7 +340,7 @@ func mapOf(key, val *itype, opts ...itypeOption) *itype {
 func interfaceOf(t *itype, fields []structField, constraint, ulconstraint []*itype, opts ...itypeOption) *itype {
 	str := "interface{}"
 	if len(fields) > 0 {
-		str = "interface { " + methodsTypeString(fields) + "}"
+		str = "interface { " + methodsTypeString(fields) + " }"
 	}
 	if t == nil {
 		t = &itype{}

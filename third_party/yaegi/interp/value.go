@@ -193,9 +193,10 @@ func genFuncValue(n *node) func(*frame) reflect.Value {
 func genValueArray(n *node) func(*frame) reflect.Value {
 	value := genValue(n)
 	// dereference array pointer, to support array operations on array pointer
+	// (routelab patch: a nil one panics as Go does, not in reflect).
 	if n.typ.TypeOf().Kind() == reflect.Ptr {
 		return func(f *frame) reflect.Value {
-			return value(f).Elem()
+			return derefValue(value(f))
 		}
 	}
 	return value
