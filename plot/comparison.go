@@ -169,18 +169,19 @@ const (
 // metricPanel is one panel of the comparison figure: the metric it reads
 // by its record name from every run and summary, and how it shows it.
 type metricPanel struct {
-	kind   panelKind
-	key    string                          // engine.Metrics; a lost panel reads shed and unfinished
-	head   string                          // the heading
-	axis   string                          // the axis name's quantity; the unit follows in brackets
-	unit   string                          // the axis name's unit: "ms", "%", "req/s"
-	stack  string                          // a bar's stack, one per panel
-	target float64                         // a range panel's SLO target, drawn dashed; 0 for none
-	column bool                            // drawn in a paper column's figure too
-	best   string                          // names the winner in the subtitle ("lowest median p99"); "" for none
-	short  string                          // names the panel in the column figure's note when left out
-	more   func(experiment.Summary) string // a bar's tooltip after "median NAME VALUE"
-	metric engine.Metric
+	kind       panelKind
+	key        string                          // engine.Metrics; a lost panel reads shed and unfinished
+	head       string                          // the heading
+	axis       string                          // the axis name's quantity; the unit follows in brackets
+	unit       string                          // the axis name's unit: "ms", "%", "req/s"
+	stack      string                          // a bar's stack, one per panel
+	target     float64                         // a range panel's SLO target, drawn dashed; 0 for none
+	targetText string                          // the target's label: "SLO 50 ms"
+	column     bool                            // drawn in a paper column's figure too
+	best       string                          // names the winner in the subtitle ("lowest median p99"); "" for none
+	short      string                          // names the panel in the column figure's note when left out
+	more       func(experiment.Summary) string // a bar's tooltip after "median NAME VALUE"
+	metric     engine.Metric
 }
 
 // panelSet is what a comparison figure draws: four panels, two of them in
@@ -196,7 +197,7 @@ type panelSet struct {
 // its attainment and goodput).
 func comparisonPanels(c *experiment.Comparison) (panelSet, error) {
 	set := panelSet{slo: "SLO", panels: []metricPanel{
-		{kind: rangePanel, key: "p99_ms", head: "p99 latency", axis: "p99", unit: "ms", target: c.Protocol.SLO, column: true, best: "lowest median p99"},
+		{kind: rangePanel, key: "p99_ms", head: "p99 latency", axis: "p99", unit: "ms", target: c.Protocol.SLO, targetText: fmt.Sprintf("SLO %g ms", c.Protocol.SLO), column: true, best: "lowest median p99"},
 		{kind: barPanel, key: "attainment", head: "SLO attainment", axis: "attainment", unit: "%", stack: "attainment", column: true, best: "highest attainment",
 			more: func(s experiment.Summary) string {
 				return " (on time / cohort arrivals)\nmedian SLO-miss rate " + pct(s.MedianOf("slo_miss_rate"))
@@ -206,8 +207,8 @@ func comparisonPanels(c *experiment.Comparison) (panelSet, error) {
 	}}
 	if srv := c.Scenario.Serving; srv != nil {
 		set = panelSet{slo: "serving SLO", panels: []metricPanel{
-			{kind: rangePanel, key: "ttft_p99_ms", head: "TTFT p99", axis: "TTFT p99", unit: "ms", target: srv.SLO.TTFTMs, column: true, best: "lowest median TTFT p99"},
-			{kind: rangePanel, key: "itl_p99_ms", head: "ITL p99", axis: "ITL p99", unit: "ms", target: srv.SLO.ITLMs, short: "ITL p99"},
+			{kind: rangePanel, key: "ttft_p99_ms", head: "TTFT p99", axis: "TTFT p99", unit: "ms", target: srv.SLO.TTFTMs, targetText: fmt.Sprintf("TTFT ≤ %g ms", srv.SLO.TTFTMs), column: true, best: "lowest median TTFT p99"},
+			{kind: rangePanel, key: "itl_p99_ms", head: "ITL p99", axis: "ITL p99", unit: "ms", target: srv.SLO.ITLMs, targetText: fmt.Sprintf("ITL ≤ %g ms", srv.SLO.ITLMs), short: "ITL p99"},
 			{kind: barPanel, key: "serving_attainment", head: "serving SLO attainment", axis: "attainment", unit: "%", stack: "attainment", column: true, best: "highest serving attainment",
 				more: func(experiment.Summary) string { return " (serving on time / cohort arrivals)" }},
 			{kind: barPanel, key: "serving_goodput_rps", head: "serving goodput", axis: "goodput", unit: "req/s", stack: "goodput", short: "serving goodput", more: throughputNote},
@@ -550,7 +551,7 @@ func lostTicks(c *experiment.Comparison, pw float64, labels []string) ticks {
 func rangePanelSeries(l *layout, c *experiment.Comparison, grid int, mp metricPanel, x ticks, pw, rowH float64) {
 	if slo := mp.target; slo > 0 {
 		l.add(marks(grid, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
-		text := fmt.Sprintf("SLO %g ms", slo)
+		text := mp.targetText
 		align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
 		l.labels(grid, []placed{{x: slo, y: 0, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
 	}
