@@ -245,7 +245,7 @@ func (s *Simulator) result(spec RunSpec) *RunResult {
 	}
 	if s.serving != nil {
 		windows := s.serving.windows(s.step, spec.Protocol.Measure)
-		res.Serving = c.srv.summary(c.arrivals, windows)
+		res.Serving = c.srv.summary(c.arrivals, spec.Protocol.Measure, windows)
 		for i := range res.PerReplica {
 			res.PerReplica[i].Serving = &windows[i]
 		}

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -228,4 +229,48 @@ func FuzzServing(f *testing.F) {
 			t.Fatalf("serving figures %+v inconsistent with %d completed", *r.Serving, r.Completed)
 		}
 	})
+}
+
+// A run's record says serving goodput is its serving on-time requests per
+// second of the measurement window, the window end-to-end goodput divides
+// by, whatever the window's length.
+func TestServingGoodputIsOnTimePerSecondOfTheWindow(t *testing.T) {
+	chat, err := BuiltinScenario("chat", ScenarioRate("chat"), DefaultHeterogeneity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, measure := range []float64{20000, 35000} {
+		proto := DefaultProtocol()
+		proto.Measure = measure
+		r, err := Run(t.Context(), RunSpec{Scenario: chat, Policy: LeastQueue(), Seed: 3, Protocol: proto})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := AppendRunJSON(nil, &r.RunSummary)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec map[string]any
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		num := func(key string) float64 {
+			x, ok := rec[key].(float64)
+			if !ok {
+				t.Fatalf("measure %g ms: record field %s is %v, want a number", measure, key, rec[key])
+			}
+			return x
+		}
+		secs := measure / 1000
+		onTime := num("serving_on_time")
+		if onTime == 0 {
+			t.Fatalf("measure %g ms: no request met the serving SLO; the check would say nothing", measure)
+		}
+		if got, want := num("serving_goodput_rps"), onTime/secs; got != want {
+			t.Errorf("measure %g ms: serving_goodput_rps %v, want serving_on_time %v / %g s = %v", measure, got, onTime, secs, want)
+		}
+		if got, want := num("goodput_rps"), num("on_time")/secs; got != want {
+			t.Errorf("measure %g ms: goodput_rps %v, want on_time / %g s = %v: not the same window", measure, got, secs, want)
+		}
+	}
 }

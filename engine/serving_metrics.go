@@ -19,9 +19,11 @@ type ServingSummary struct {
 	ITL     LatencyStats `json:"-"`
 	ITLTail LatencyStats `json:"-"`
 	// OnTime counts completed cohort requests meeting every target of the
-	// serving SLO; Attainment is OnTime / cohort arrivals.
+	// serving SLO; Attainment is OnTime / cohort arrivals, and GoodputRPS
+	// OnTime per second of the measurement window.
 	OnTime     int     `json:"serving_on_time"`
 	Attainment float64 `json:"-"`
+	GoodputRPS float64 `json:"-"`
 	// Preemptions of the completed cohort requests, and how many of them
 	// were preempted at least once (each completed once, counted once).
 	Preemptions int `json:"preemptions"`
@@ -88,15 +90,16 @@ func (t *servingTally) met(ttft, itl, tail, e2e float64) bool {
 	return within(ttft, t.slo.TTFTMs) && within(itl, t.slo.ITLMs) && within(tail, t.slo.ITLP99Ms) && within(e2e, t.slo.E2EMs)
 }
 
-// summary is the tally's ServingSummary; windows are the replicas' figures.
-func (t *servingTally) summary(arrivals int, windows []ReplicaServing) *ServingSummary {
+// summary is the tally's ServingSummary over a measurement window of
+// measureMs; windows are the replicas' figures.
+func (t *servingTally) summary(arrivals int, measureMs float64, windows []ReplicaServing) *ServingSummary {
 	sorted := func(xs []float64) []float64 {
 		slices.Sort(xs)
 		return xs
 	}
 	out := &ServingSummary{
 		TTFT: Summarize(sorted(t.ttft)), ITL: Summarize(sorted(t.itl)), ITLTail: Summarize(sorted(t.tail)),
-		OnTime: t.onTime, Attainment: ratio(t.onTime, arrivals),
+		OnTime: t.onTime, Attainment: ratio(t.onTime, arrivals), GoodputRPS: float64(t.onTime) / (measureMs / 1000),
 		Preemptions: t.preemptions, Preempted: t.preempt,
 		CachedTokens: t.cached, PrefixTokens: t.prefixed, HitRate: ratioF(float64(t.cached), int(t.prefixed)),
 	}
@@ -161,6 +164,7 @@ func servingMetrics() []Metric {
 		valued("itl_tail_p99_ms", "ITL tail p99", "ms", lower, med, "nearest-rank 99th percentile of the requests' own p99 inter-token gaps", func(s *ServingSummary) *float64 { return &s.ITLTail.P99 }),
 		counted("serving_on_time", "serving on time", higher, 0, "cohort requests completed meeting every target of the serving SLO", func(s *ServingSummary) *int { return &s.OnTime }),
 		valued("serving_attainment", "serving attainment", "fraction", higher, med|SummaryMean, "serving on time / cohort arrivals", func(s *ServingSummary) *float64 { return &s.Attainment }),
+		valued("serving_goodput_rps", "serving goodput", "req/s", higher, med, "serving on-time cohort requests per second of the measurement window", func(s *ServingSummary) *float64 { return &s.GoodputRPS }),
 		counted("preemptions", "preemptions", lower, med, "preemptions of completed cohort requests", func(s *ServingSummary) *int { return &s.Preemptions }),
 		counted("preempted", "preempted", lower, 0, "completed cohort requests preempted at least once, each counted once", func(s *ServingSummary) *int { return &s.Preempted }),
 		tokens("cached_tokens", "cached tokens", "prompt tokens the prefix cache served to completed cohort requests", func(s *ServingSummary) *int64 { return &s.CachedTokens }),

@@ -68,10 +68,9 @@ func (c Column) TextHead() string {
 // model's (end-to-end latency, the end-to-end SLO's miss rate, attainment
 // and goodput, shed, unfinished, throughput), or with serving, a serving
 // comparison's (end-to-end p50 and p99, TTFT, ITL, the serving SLO's
-// attainment, prefix hits, preemptions, shed, unfinished, throughput). A
-// serving comparison leaves out the end-to-end SLO's columns, meaningless
-// for LLM serving; it has no goodput column, for engine.Metrics has no
-// goodput on the serving SLO.
+// attainment and goodput, prefix hits, preemptions, shed, unfinished,
+// throughput). A serving comparison leaves out the end-to-end SLO's
+// columns, meaningless for LLM serving.
 func SummaryColumns(serving bool) []Column {
 	const lower, higher, none = engine.LowerIsBetter, engine.HigherIsBetter, engine.NoDirection
 	p50 := Column{Head: "p50", Unit: "ms", Key: "p50_ms", Better: lower, Format: fixed(1)}
@@ -87,6 +86,7 @@ func SummaryColumns(serving bool) []Column {
 			{Head: "TTFT p99", Unit: "ms", Key: "ttft_p99_ms", Better: lower, Format: fixed(1)},
 			{Head: "ITL p99", Unit: "ms", Key: "itl_p99_ms", Better: lower, Format: fixed(1)},
 			{Head: "serving SLO", Key: "serving_attainment", Better: higher, Format: percent(2)},
+			{Head: "serving goodput", Unit: "req/s", Key: "serving_goodput_rps", Better: higher, Format: fixed(1)},
 			{Head: "prefix hits", Key: "prefix_hit_rate", Better: higher, Format: percent(1)},
 			{Head: "preemptions", Unit: "req", Key: "preemptions", Better: lower, Format: fixed(0)},
 			shed, unfinished, throughput,

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/routelab/routelab/engine"
@@ -54,7 +55,21 @@ func TestServingComparisonPairsItsOwnMetrics(t *testing.T) {
 			t.Errorf("no paired %s for least-queue on chat: %v", key, s)
 		}
 	}
-	if s := p.Stat("least-queue", "attainment"); s != nil {
-		t.Errorf("the end-to-end SLO's attainment is paired by default on chat: %v", s)
+	// Its defaults are the specification's, each on the serving SLO where
+	// the specification's judges the end-to-end one: the serving model's
+	// own metrics and the losses, no end-to-end figure.
+	var got []string
+	for _, s := range p.Stats {
+		got = append(got, s.Metric.Key)
+		if !s.Metric.Optional() && s.Metric.Key != "shed" {
+			t.Errorf("%s, a figure of the specification's model, is paired by default on chat", s.Metric.Key)
+		}
+	}
+	if want := ServingPairedMetricKeys(); !slices.Equal(got, want) {
+		t.Errorf("default paired metrics on chat %v, want %v", got, want)
+	}
+	if len(ServingPairedMetricKeys()) != len(engine.PairedMetricKeys()) || !slices.Contains(ServingPairedMetricKeys(), "serving_goodput_rps") {
+		t.Errorf("serving defaults %v: want one per default of the specification's (%v), serving goodput among them",
+			ServingPairedMetricKeys(), engine.PairedMetricKeys())
 	}
 }

@@ -328,11 +328,12 @@ type Paired struct {
 }
 
 // ServingPairedMetricKeys are the metrics a paired comparison of the
-// serving model compares by default: its latencies, its SLO's attainment,
-// prefix caching and preemptions (the specification's defaults judge the
+// serving model compares by default, the serving counterparts of
+// engine.PairedMetricKeys: its tail latencies, its SLO's attainment and
+// goodput, and the losses (the specification's defaults judge the
 // end-to-end 50 ms SLO, which no LLM request meets).
 func ServingPairedMetricKeys() []string {
-	return []string{"ttft_p99_ms", "itl_p99_ms", "serving_attainment", "prefix_hit_rate", "preemptions"}
+	return []string{"ttft_p99_ms", "itl_p99_ms", "serving_attainment", "serving_goodput_rps", "shed"}
 }
 
 // Paired compares policies of the comparison with a baseline, seed by seed.

@@ -32,8 +32,8 @@ type PairedOption struct{ metrics []string }
 // Metrics makes a paired comparison report these metrics, by their record
 // names (engine.Metrics lists them: "p95_ms", "ttft_p90_ms", "shed_rate",
 // …), in this order, instead of its defaults (p99, p90, attainment, goodput
-// and shed; TTFT and ITL p99, serving attainment, prefix hit rate and
-// preemptions for the serving model). Each must be known, have a better
+// and shed; TTFT and ITL p99, serving attainment and goodput, and shed for
+// the serving model). Each must be known, have a better
 // direction, and be named once.
 func Metrics(keys ...string) PairedOption {
 	o := experiment.PairedOptions{Metrics: slices.Clone(keys)}

@@ -69,15 +69,17 @@ func (c layoutCase) at(t *testing.T, width int) *Figure {
 }
 
 // layoutCases are the figures of issue 10's list: comparisons of 2, 4 and
-// 10 policies (long names included), one without p99 for some policies, a
-// CDF, a timeline with overlapping and nested events, a rate sweep, a study,
-// and paired charts, one of two policies identical on every seed.
+// 10 policies (long names included), one without p99 for some policies,
+// one of the serving model (its own panels), a CDF, a timeline with
+// overlapping and nested events, a rate sweep, a study, and paired charts,
+// one of two policies identical on every seed.
 func layoutCases(t *testing.T) []layoutCase {
 	spec := testComparison(t, "straggler")
 	two := compare(t, mustScenario(t, "burst"), specPolicies(2), testSeeds(), testProtocol())
 	ten := compare(t, mustScenario(t, "failure"), longPolicies(), testSeeds(), testProtocol())
 	same := compare(t, mustScenario(t, "steady"), twins(), testSeeds(), testProtocol())
 	sparse := sparseComparison(t)
+	serving := servingComparison(t)
 	cdf := testComparison(t, "failure")
 	run := testRun(t, "straggler", engine.Adaptive(engine.DefaultAdaptiveParams()))
 	run.Events = overlappingEvents()
@@ -87,6 +89,7 @@ func layoutCases(t *testing.T) []layoutCase {
 		{"comparison-4", func(o ...Option) (*Figure, error) { return Comparison(spec, o...) }},
 		{"comparison-10-long", func(o ...Option) (*Figure, error) { return Comparison(ten, o...) }},
 		{"comparison-sparse", func(o ...Option) (*Figure, error) { return Comparison(sparse, o...) }},
+		{"comparison-serving", func(o ...Option) (*Figure, error) { return Comparison(serving, o...) }},
 		{"latency-cdf", func(o ...Option) (*Figure, error) { return LatencyCDF(cdf, o...) }},
 		{"latency-cdf-10-long", func(o ...Option) (*Figure, error) { return LatencyCDF(ten, o...) }},
 		{"timeline-overlapping", func(o ...Option) (*Figure, error) { return Timeline(run, o...) }},

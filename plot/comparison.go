@@ -14,15 +14,18 @@ import (
 )
 
 // Comparison draws an experiment as four panels, one row per policy, so
-// that a row reads as one policy and a panel as one metric: the p99 latency
-// (each seed's p99 as a marker, the min–max as a whisker, the median as a
-// tick and a value, the SLO as a dashed line), SLO attainment, goodput, and
-// the requests lost to shedding or still unfinished at the cutoff. The
-// panels stand side by side when the width allows, else two by two, else
-// one above the other. Runs without a completed cohort request have no p99
-// and are left out of the latency panel, never drawn as zero. The subtitle
-// names the policy with the lowest median p99 and the one with the highest
-// attainment.
+// that a row reads as one policy and a panel as one metric. The
+// specification's model shows the p99 latency (each seed's p99 as a
+// marker, the min–max as a whisker, the median as a tick and a value, the
+// SLO as a dashed line), SLO attainment, goodput, and the requests lost to
+// shedding or still unfinished at the cutoff; a comparison of the serving
+// model shows its own instead: TTFT p99 and ITL p99 drawn as the p99 is,
+// with the serving SLO's targets, and the serving SLO's attainment and
+// goodput (comparisonPanels lists both). The panels stand side by side when
+// the width allows, else two by two, else one above the other. Runs without
+// a value are left out of a panel, never drawn as zero. The subtitle names
+// the policy with the lowest median of the first latency and the one with
+// the highest attainment.
 func Comparison(c *experiment.Comparison, options ...Option) (*Figure, error) {
 	if err := checkComparison(c); err != nil {
 		return nil, err
@@ -66,12 +69,16 @@ func policyNames(c *experiment.Comparison) []string {
 
 // drawComparison lays the comparison out on l.
 func drawComparison(l *layout, c *experiment.Comparison, title string) (float64, error) {
-	l.heading(title, comparisonCaption(c, l.s.paperColumn()))
+	set, err := comparisonPanels(c)
+	if err != nil {
+		return 0, err
+	}
+	l.heading(title, comparisonCaption(c, set, l.s.paperColumn()))
 	if !l.s.paperColumn() {
 		// In a column the rows' names are the legend: every panel names them.
 		l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
 	}
-	g := newPanels(l, c)
+	g := newPanels(l, c, set)
 	rowH := g.rowHeight(l)
 	if rowH < 0 {
 		return g.height(l, g.minRow), nil
@@ -83,9 +90,9 @@ func drawComparison(l *layout, c *experiment.Comparison, title string) (float64,
 
 // comparisonCaption is the subtitle: what was run, who did best, and how
 // to read the marks.
-func comparisonCaption(c *experiment.Comparison, column bool) string {
-	lines := []string{setupLine(c), winnersLine(c),
-		"bars, ticks and values: medians across seeds · markers: single seeds · whiskers: p99 min–max across seeds (observed, not a confidence interval) · dashed: SLO"}
+func comparisonCaption(c *experiment.Comparison, set panelSet, column bool) string {
+	lines := []string{setupLine(c), winnersLine(c, set.panels),
+		"bars, ticks and values: medians across seeds · markers: single seeds · whiskers: p99 min–max across seeds (observed, not a confidence interval) · dashed: " + set.slo}
 	var none []string
 	for _, p := range c.Policies {
 		if p.Summary.LatencyRuns == 0 {
@@ -96,7 +103,13 @@ func comparisonCaption(c *experiment.Comparison, column bool) string {
 		lines = append(lines, "no p99 (no run completed a cohort request): "+strings.Join(none, ", "))
 	}
 	if column {
-		lines = append(lines, "goodput and lost requests: in the two-column figure and the table")
+		var left []string
+		for _, mp := range set.panels {
+			if !mp.column {
+				left = append(left, mp.short)
+			}
+		}
+		lines = append(lines, strings.Join(left, " and ")+": in the two-column figure and the table")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -117,56 +130,188 @@ func setupLine(c *experiment.Comparison) string {
 		c.Scenario.Cluster(), c.Scenario.Traffic(), len(c.Seeds), c.Protocol.Measure/1000, c.Protocol.Warmup/1000, c.SLOText())
 }
 
-// winnersLine names the best median p99 and the best median attainment.
-func winnersLine(c *experiment.Comparison) string {
-	bestLat, bestAtt := -1, -1
-	for i, p := range c.Policies {
-		s := p.Summary
-		if defined(s.MedianP99) && (bestLat < 0 || s.MedianP99 < c.Policies[bestLat].Summary.MedianP99) {
-			bestLat = i
-		}
-		if defined(s.MedianAttainment) && (bestAtt < 0 || s.MedianAttainment > c.Policies[bestAtt].Summary.MedianAttainment) {
-			bestAtt = i
-		}
-	}
+// winnersLine names, for each panel that has a winner, the policy with
+// the best median (the first of equals).
+func winnersLine(c *experiment.Comparison, panels []metricPanel) string {
 	var parts []string
-	if bestLat >= 0 {
-		parts = append(parts, fmt.Sprintf("lowest median p99: %s (%s)", c.Policies[bestLat].Name, ms(c.Policies[bestLat].Summary.MedianP99)))
-	}
-	if bestAtt >= 0 {
-		parts = append(parts, fmt.Sprintf("highest attainment: %s (%s)", c.Policies[bestAtt].Name, pct(c.Policies[bestAtt].Summary.MedianAttainment)))
+	for _, mp := range panels {
+		if mp.best == "" {
+			continue
+		}
+		best, bestV := -1, math.NaN()
+		for i, p := range c.Policies {
+			if v := p.Summary.MedianOf(mp.key); defined(v) && (best < 0 || mp.metric.Better.Winner(v-bestV) > 0) {
+				best, bestV = i, v
+			}
+		}
+		if best >= 0 {
+			parts = append(parts, fmt.Sprintf("%s: %s (%s)", mp.best, c.Policies[best].Name, mp.text(bestV)))
+		}
 	}
 	return strings.Join(parts, " · ")
 }
 
-// panels is the geometry of the four metric panels at the layout's width:
+// panelKind is how a panel of the comparison draws its metric.
+type panelKind int
+
+const (
+	// rangePanel draws each seed's value as a marker, the min–max as a
+	// whisker, the median as a tick and a value, and the target as a dashed
+	// line.
+	rangePanel panelKind = iota
+	// barPanel draws the median as a bar with its value and each seed as a
+	// marker.
+	barPanel
+	// lostPanel draws the median shed and unfinished requests, stacked.
+	lostPanel
+)
+
+// metricPanel is one panel of the comparison figure: the metric it reads
+// by its record name from every run and summary, and how it shows it.
+type metricPanel struct {
+	kind       panelKind
+	key        string                          // engine.Metrics; a lost panel reads shed and unfinished
+	head       string                          // the heading
+	axis       string                          // the axis name's quantity; the unit follows in brackets
+	unit       string                          // the axis name's unit: "ms", "%", "req/s"
+	stack      string                          // a bar's stack, one per panel
+	target     float64                         // a range panel's SLO target, drawn dashed; 0 for none
+	targetText string                          // the target's label: "SLO 50 ms"
+	column     bool                            // drawn in a paper column's figure too
+	best       string                          // names the winner in the subtitle ("lowest median p99"); "" for none
+	short      string                          // names the panel in the column figure's note when left out
+	more       func(experiment.Summary) string // a bar's tooltip after "median NAME VALUE"
+	metric     engine.Metric
+}
+
+// panelSet is what a comparison figure draws: four panels, two of them in
+// a paper column, and the name of the SLO whose targets are dashed.
+type panelSet struct {
+	panels []metricPanel
+	slo    string
+}
+
+// comparisonPanels are the panels of a comparison: the specification's
+// (p99, attainment and goodput on the end-to-end SLO, lost requests), or
+// the serving model's (TTFT and ITL p99 against the serving SLO's targets,
+// its attainment and goodput).
+func comparisonPanels(c *experiment.Comparison) (panelSet, error) {
+	set := panelSet{slo: "SLO", panels: []metricPanel{
+		{kind: rangePanel, key: "p99_ms", head: "p99 latency", axis: "p99", unit: "ms", target: c.Protocol.SLO, targetText: fmt.Sprintf("SLO %g ms", c.Protocol.SLO), column: true, best: "lowest median p99"},
+		{kind: barPanel, key: "attainment", head: "SLO attainment", axis: "attainment", unit: "%", stack: "attainment", column: true, best: "highest attainment",
+			more: func(s experiment.Summary) string {
+				return " (on time / cohort arrivals)\nmedian SLO-miss rate " + pct(s.MedianOf("slo_miss_rate"))
+			}},
+		{kind: barPanel, key: "goodput_rps", head: "goodput", axis: "goodput", unit: "req/s", stack: "goodput", short: "goodput", more: throughputNote},
+		{kind: lostPanel, key: "shed", head: "lost: shed (solid) + unfinished (light)", axis: "lost", unit: "requests per run", stack: "lost", short: "lost requests"},
+	}}
+	if srv := c.Scenario.Serving; srv != nil {
+		set = panelSet{slo: "serving SLO", panels: []metricPanel{
+			{kind: rangePanel, key: "ttft_p99_ms", head: "TTFT p99", axis: "TTFT p99", unit: "ms", target: srv.SLO.TTFTMs, targetText: fmt.Sprintf("TTFT ≤ %g ms", srv.SLO.TTFTMs), column: true, best: "lowest median TTFT p99"},
+			{kind: rangePanel, key: "itl_p99_ms", head: "ITL p99", axis: "ITL p99", unit: "ms", target: srv.SLO.ITLMs, targetText: fmt.Sprintf("ITL ≤ %g ms", srv.SLO.ITLMs), short: "ITL p99"},
+			{kind: barPanel, key: "serving_attainment", head: "serving SLO attainment", axis: "attainment", unit: "%", stack: "attainment", column: true, best: "highest serving attainment",
+				more: func(experiment.Summary) string { return " (serving on time / cohort arrivals)" }},
+			{kind: barPanel, key: "serving_goodput_rps", head: "serving goodput", axis: "goodput", unit: "req/s", stack: "goodput", short: "serving goodput", more: throughputNote},
+		}}
+	}
+	for i := range set.panels {
+		m, err := engine.MetricByKey(set.panels[i].key)
+		if err != nil {
+			return panelSet{}, fmt.Errorf("plot: comparison panel %q: %w", set.panels[i].head, err)
+		}
+		set.panels[i].metric = m
+	}
+	return set, nil
+}
+
+func throughputNote(s experiment.Summary) string {
+	return fmt.Sprintf(" on time\nmedian throughput %.1f req/s", s.MedianOf("throughput_rps"))
+}
+
+// of is the panel's metric for a run; NaN for a run without it.
+func (mp metricPanel) of(r *engine.RunResult) float64 {
+	if !mp.metric.Has(&r.RunSummary) {
+		return math.NaN()
+	}
+	return mp.metric.Of(&r.RunSummary)
+}
+
+// scale is what a value is multiplied by on the panel's axis: a fraction
+// shows as a percentage.
+func (mp metricPanel) scale() float64 {
+	if mp.metric.Unit == "fraction" {
+		return 100
+	}
+	return 1
+}
+
+// text is a value of the panel's metric for people, with its unit.
+func (mp metricPanel) text(v float64) string {
+	switch mp.metric.Unit {
+	case "ms":
+		return ms(v)
+	case "fraction":
+		return pct(v)
+	}
+	return mp.label(v) + " " + mp.metric.Unit
+}
+
+// label is a bar's value: a percentage, or the value to one decimal.
+func (mp metricPanel) label(v float64) string {
+	if mp.metric.Unit == "fraction" {
+		return pct(v)
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}
+
+// axisName is the panel's axis name with its unit.
+func (mp metricPanel) axisName(log bool) string {
+	if log {
+		return fmt.Sprintf("%s (%s, log scale)", mp.axis, mp.unit)
+	}
+	return fmt.Sprintf("%s (%s)", mp.axis, mp.unit)
+}
+
+// extent is the observed min and max of the panel's metric over a
+// policy's runs (NaN when no run has it), and how many runs have it.
+func (mp metricPanel) extent(p experiment.PolicyResult) (lo, hi float64, n int) {
+	xs := make([]float64, len(p.Runs))
+	for k, r := range p.Runs {
+		if xs[k] = mp.of(r); defined(xs[k]) {
+			n++
+		}
+	}
+	lo, hi = engine.MinMax(xs)
+	return lo, hi, n
+}
+
+// panels is the geometry of the metric panels at the layout's width:
 // how many stand side by side, the column of policy names, each panel's
 // width and ticks, and the texts whose height the layout must reserve.
 type panels struct {
 	n, cols         int
-	np              int      // panels drawn: 4, or 2 (p99, attainment) in a paper column
-	names           []string // policy names, wrapped to the name column
-	nameW           float64  // the name column, axis label margin included
-	pw, gapX        float64  // panel width and the gap between panels
-	x               [4]ticks
-	heads, axisName [4][]string
+	np              int           // panels drawn: 4, or the 2 of a paper column
+	drawn           []metricPanel // the panels drawn, in order
+	names           []string      // policy names, wrapped to the name column
+	nameW           float64       // the name column, axis label margin included
+	pw, gapX        float64       // panel width and the gap between panels
+	x               []ticks
+	heads, axisName [][]string
 	lostLabels      []string
 	minRow          float64
 }
 
-// The panels' fixed texts.
-var (
-	panelHeads = [4]string{"p99 latency", "SLO attainment", "goodput", "lost: shed (solid) + unfinished (light)"}
-	axisUnits  = [4]string{"p99 (ms)", "attainment (%)", "goodput (req/s)", "lost (requests per run)"}
-)
-
 const minPanel = 72.0 // the narrowest panel worth drawing: "0 50 100" fits
 
-func newPanels(l *layout, c *experiment.Comparison) *panels {
-	g := &panels{n: len(c.Policies), np: 4}
-	if l.s.paperColumn() {
-		g.np = 2
+func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
+	g := &panels{n: len(c.Policies)}
+	for _, mp := range set.panels {
+		if mp.column || !l.s.paperColumn() {
+			g.drawn = append(g.drawn, mp)
+		}
 	}
+	g.np = len(g.drawn)
+	g.x, g.heads, g.axisName = make([]ticks, g.np), make([][]string, g.np), make([][]string, g.np)
 	for _, p := range c.Policies {
 		g.lostLabels = append(g.lostLabels, strconv.FormatFloat(lostOf(p.Summary), 'g', -1, 64))
 	}
@@ -185,23 +330,15 @@ func newPanels(l *layout, c *experiment.Comparison) *panels {
 			break
 		}
 	}
-	for p := range g.np {
-		g.heads[p] = fontText.wrap(panelHeads[p], g.pw)
-		g.axisName[p] = fontText.wrap(g.unit(p), g.pw)
+	for p, mp := range g.drawn {
+		g.heads[p] = fontText.wrap(mp.head, g.pw)
+		g.axisName[p] = fontText.wrap(mp.axisName(mp.kind == rangePanel && g.x[p].log), g.pw)
 		if l.s.paper {
 			// On paper the heading is the axis name: one line of text less.
 			g.heads[p], g.axisName[p] = g.axisName[p], nil
 		}
 	}
 	return g
-}
-
-// unit is panel p's axis name.
-func (g *panels) unit(p int) string {
-	if p == 0 && g.x[0].log {
-		return "p99 (ms, log scale)"
-	}
-	return axisUnits[p]
 }
 
 // fit sizes the panels for g.cols columns. The gap between panels must
@@ -216,7 +353,9 @@ func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 
 		if g.pw < minPanel {
 			return g.pw
 		}
-		g.x = [4]ticks{latencyTicks(l.s.latency, c, g.pw), attainmentTicks(g.pw), goodputTicks(c, g.pw), lostTicks(c, g.pw, g.lostLabels)}
+		for p, mp := range g.drawn {
+			g.x[p] = mp.ticks(l.s.latency, c, g.pw, g.lostLabels)
+		}
 		gapX, r := 24.0, 0.0
 		for p := range g.np {
 			if (p+1)%g.cols != 0 {
@@ -306,12 +445,18 @@ func (g *panels) place(l *layout, c *experiment.Comparison, rowH float64) {
 	}
 	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
 	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
-	latencyPanel(l, c, g.x[0], g.pw, rowH)
-	for i, p := range c.Policies {
-		metricPanels(l, i, g.n, p, c.Seeds, rowH, g.np)
+	for p, mp := range g.drawn {
+		if mp.kind == rangePanel {
+			rangePanelSeries(l, c, p, mp, g.x[p], g.pw, rowH)
+		}
 	}
-	if g.np == 4 {
-		lostLabels(l, c, g.lostLabels)
+	for i, p := range c.Policies {
+		metricPanels(l, i, g.n, p, c.Seeds, rowH, g.drawn)
+	}
+	for p, mp := range g.drawn {
+		if mp.kind == lostPanel {
+			lostLabels(l, c, p, g.lostLabels)
+		}
 	}
 }
 
@@ -322,13 +467,34 @@ func policyAxis(grid int, names []string, labels bool) map[string]any {
 		"axisTick":  map[string]any{"show": false}}
 }
 
-// latencyTicks is the p99 axis: log when the p99s span ten times or more
-// (ScaleAuto), from the SLO or the lowest p99 to the highest.
-func latencyTicks(scale Scale, c *experiment.Comparison, pw float64) ticks {
-	lo, hi := math.Inf(1), c.Protocol.SLO
+// ticks is the panel's axis at width pw: a fraction from 0 to 100 %, a
+// range panel's as rangeTicks, a bar's from 0 to the largest run's value,
+// the lost requests with room for their counts.
+func (mp metricPanel) ticks(scale Scale, c *experiment.Comparison, pw float64, lost []string) ticks {
+	switch {
+	case mp.kind == lostPanel:
+		return lostTicks(c, pw, lost)
+	case mp.metric.Unit == "fraction":
+		return linearTicks(0, 100, pw, true, 5)
+	case mp.kind == rangePanel:
+		return mp.rangeTicks(scale, c, pw)
+	}
+	var hi float64
 	for _, p := range c.Policies {
-		if p.Summary.LatencyRuns > 0 {
-			lo, hi = math.Min(lo, p.Summary.P99Min), math.Max(hi, p.Summary.P99Max)
+		if _, top, n := mp.extent(p); n > 0 {
+			hi = math.Max(hi, top)
+		}
+	}
+	return linearTicks(0, math.Max(hi, 1), pw, true, 5)
+}
+
+// rangeTicks is a range panel's axis: log when its values span ten times
+// or more (ScaleAuto), from the target or the lowest value to the highest.
+func (mp metricPanel) rangeTicks(scale Scale, c *experiment.Comparison, pw float64) ticks {
+	lo, hi := math.Inf(1), mp.target
+	for _, p := range c.Policies {
+		if plo, phi, n := mp.extent(p); n > 0 {
+			lo, hi = math.Min(lo, plo), math.Max(hi, phi)
 		}
 	}
 	if scale == ScaleAuto {
@@ -337,46 +503,34 @@ func latencyTicks(scale Scale, c *experiment.Comparison, pw float64) ticks {
 			scale = ScaleLog
 		}
 	}
-	if scale == ScaleLog {
-		bottom := math.Min(c.Protocol.SLO, lo)
-		if math.IsInf(lo, 1) || lo <= 0 {
-			bottom = c.Protocol.SLO
-		}
+	bottom := lo
+	if mp.target > 0 && (math.IsInf(lo, 1) || lo <= 0 || mp.target < lo) {
+		bottom = mp.target
+	}
+	if scale == ScaleLog && bottom > 0 && !math.IsInf(bottom, 1) {
 		return logTicks(bottom, hi, pw, true)
 	}
 	return linearTicks(0, hi, pw, true, 6)
 }
 
-// medianLabel places a policy's median p99 on axis t of width pw: right of
-// its whisker, else left of it, else above the whisker in its row, kept
-// within the panel.
-func medianLabel(t ticks, s experiment.Summary, row int, text string, pw, rowH float64) placed {
+// medianLabel places a policy's median on axis t of width pw, given the
+// min–max of its seeds: right of its whisker, else left of it, else above
+// the whisker in its row, kept within the panel.
+func medianLabel(t ticks, lo, med, hi float64, row int, text string, pw, rowH float64) placed {
 	w := fontValue.width(text)
-	p := placed{x: s.P99Max, y: float64(row), dx: 8, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
+	p := placed{x: hi, y: float64(row), dx: 8, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
 	switch {
-	case t.px(s.P99Max, pw)+8+w <= pw:
-	case t.px(s.P99Min, pw)-8-w >= 0:
-		p.x, p.dx, p.align = s.P99Min, -8, "right"
+	case t.px(hi, pw)+8+w <= pw:
+	case t.px(lo, pw)-8-w >= 0:
+		p.x, p.dx, p.align = lo, -8, "right"
 	default:
-		p.x, p.dx, p.dy = s.MedianP99, 0, -rowH/2+1
-		p.align = anchor(t.px(s.MedianP99, pw), w, 0, pw)
+		p.x, p.dx, p.dy = med, 0, -rowH/2+1
+		p.align = anchor(t.px(med, pw), w, 0, pw)
 	}
 	return p
 }
 
-func attainmentTicks(pw float64) ticks { return linearTicks(0, 100, pw, true, 5) }
-
-func goodputTicks(c *experiment.Comparison, pw float64) ticks {
-	var hi float64
-	for _, p := range c.Policies {
-		for _, r := range p.Runs {
-			hi = math.Max(hi, r.GoodputRPS)
-		}
-	}
-	return linearTicks(0, math.Max(hi, 1), pw, true, 5)
-}
-
-func lostOf(s experiment.Summary) float64 { return s.MedianShed + s.MedianUnfinished }
+func lostOf(s experiment.Summary) float64 { return s.MedianOf("shed") + s.MedianOf("unfinished") }
 
 // lostTicks leaves room right of each lost-requests bar for its count.
 func lostTicks(c *experiment.Comparison, pw float64, labels []string) ticks {
@@ -391,25 +545,29 @@ func lostTicks(c *experiment.Comparison, pw float64, labels []string) ticks {
 	return t
 }
 
-// latencyPanel adds the SLO line and its label, and per policy the p99
-// whisker, median tick and value, and seed markers.
-func latencyPanel(l *layout, c *experiment.Comparison, x ticks, pw, rowH float64) {
-	slo := c.Protocol.SLO
-	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
-	text := fmt.Sprintf("SLO %g ms", slo)
-	align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
-	l.labels(0, []placed{{x: slo, y: 0, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
+// rangePanelSeries adds range panel mp's target line and its label, in
+// grid, and per policy the whisker, median tick and value, and seed
+// markers.
+func rangePanelSeries(l *layout, c *experiment.Comparison, grid int, mp metricPanel, x ticks, pw, rowH float64) {
+	if slo := mp.target; slo > 0 {
+		l.add(marks(grid, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
+		text := mp.targetText
+		align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
+		l.labels(grid, []placed{{x: slo, y: 0, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
+	}
 	var medians []placed
 	for i, p := range c.Policies {
-		if p.Summary.LatencyRuns == 0 {
+		lo, hi, n := mp.extent(p)
+		if n == 0 {
 			continue
 		}
-		latencyRow(l, i, p, c.Seeds, rowH)
-		label := medianLabel(x, p.Summary, i, ms(p.Summary.MedianP99), pw, rowH)
+		med := p.Summary.MedianOf(mp.key)
+		rangeRow(l, grid, mp, i, p, c.Seeds, [3]float64{lo, med, hi}, n, rowH)
+		label := medianLabel(x, lo, med, hi, i, mp.text(med), pw, rowH)
 		label.color = l.color(p.Name)
 		medians = append(medians, label)
 	}
-	l.labels(0, medians)
+	l.labels(grid, medians)
 }
 
 // whisker draws [category, lo, median, hi] items as a horizontal min–max
@@ -425,28 +583,31 @@ const whisker = `function (params, api) {
     {type: "rect", shape: {x: m[0] - 2, y: m[1] - h, width: 4, height: 2 * h}, style: {fill: api.visual("color")}}]};
 }`
 
-func latencyRow(l *layout, i int, p experiment.PolicyResult, seeds []uint64, rowH float64) {
-	s := p.Summary
+// rangeRow draws policy p's whisker (lmh: min, median, max across its n
+// seeds with the metric) and seed markers in row i of grid.
+func rangeRow(l *layout, grid int, mp metricPanel, i int, p experiment.PolicyResult, seeds []uint64, lmh [3]float64, n int, rowH float64) {
 	st := l.style(p.Name)
-	of := fmt.Sprintf("%d of %d runs", s.LatencyRuns, s.Runs)
-	if s.LatencyRuns == s.Runs {
-		of = fmt.Sprintf("%d runs", s.Runs)
+	of := fmt.Sprintf("%d of %d runs", n, len(p.Runs))
+	if n == len(p.Runs) {
+		of = fmt.Sprintf("%d runs", n)
 	}
-	tip := fmt.Sprintf("median p99 %s\np99 range %s – %s across %s", ms(s.MedianP99), ms(s.P99Min), ms(s.P99Max), of)
-	l.add(charts.SingleSeries{Name: p.Name, Type: "custom", XAxisIndex: 0, YAxisIndex: 0,
+	name := mp.metric.Name
+	tip := fmt.Sprintf("median %s %s\n%s range %s – %s across %s", name, ms(lmh[1]), name, ms(lmh[0]), ms(lmh[2]), of)
+	l.add(charts.SingleSeries{Name: p.Name, Type: "custom", XAxisIndex: grid, YAxisIndex: grid,
 		RenderItem: opts.FuncOpts(whisker), Encode: &opts.Encode{X: []int{1, 2, 3}, Y: 0},
 		ItemStyle: &opts.ItemStyle{Color: st.Color},
-		Data:      []any{item([]any{i, round(s.P99Min, 3), round(s.MedianP99, 3), round(s.P99Max, 3)}, tip)}})
+		Data:      []any{item([]any{i, round(lmh[0], 3), round(lmh[1], 3), round(lmh[2], 3)}, tip)}})
 	var dots []any
 	for k, r := range p.Runs {
-		if r.Latency.Count == 0 {
+		v := mp.of(r)
+		if !defined(v) {
 			continue
 		}
-		d := item([]any{round(r.Latency.P99, 3), i}, fmt.Sprintf("seed %d: p99 %s", seeds[k], ms(r.Latency.P99)))
+		d := item([]any{round(v, 3), i}, fmt.Sprintf("seed %d: %s %s", seeds[k], name, ms(v)))
 		d["symbolOffset"] = []any{0, jitter(k, len(p.Runs), rowH)}
 		dots = append(dots, d)
 	}
-	l.add(seedDots(p.Name, st, 0, dots))
+	l.add(seedDots(p.Name, st, grid, dots))
 }
 
 // jitter spreads the markers of a row vertically, in seed order, so equal
@@ -465,12 +626,11 @@ func seedDots(name string, st style, grid int, data []any) charts.SingleSeries {
 		Symbol: string(st.Marker), SymbolSize: 7, ItemStyle: &opts.ItemStyle{Color: st.Color, Opacity: opts.Float(0.9)}, Data: data}
 }
 
-// metricPanels adds a policy's attainment, goodput and lost-request bars
-// (the attainment only, with np 2 panels).
+// metricPanels adds a policy's bars in the bar and lost panels drawn.
 // Each policy's bar is its own series with values only in its own row, and
 // all bars of a panel share a stack, so each row holds one centred bar in
 // the policy's colour.
-func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64, np int) {
+func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64, drawn []metricPanel) {
 	s, color := p.Summary, l.color(p.Name)
 	row := func(v float64, tip string) []any {
 		data := make([]any, n)
@@ -493,32 +653,32 @@ func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64
 	}
 	st := l.style(p.Name)
 	cv := l.canvas
-	cv.add(bar(1, "attainment", round(100*s.MedianAttainment, 3), pct(s.MedianAttainment),
-		fmt.Sprintf("median attainment %s (on time / cohort arrivals)\nmedian SLO-miss rate %s", pct(s.MedianAttainment), pct(s.MedianSLOMissRate)), 0.12))
-	cv.add(seedDots(p.Name, st, 1, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
-		return 100 * r.Attainment, pct(r.Attainment)
-	})))
-	if np < 4 {
-		return
+	for grid, mp := range drawn {
+		switch mp.kind {
+		case barPanel:
+			med := s.MedianOf(mp.key)
+			cv.add(bar(grid, mp.stack, round(mp.scale()*med, 3), mp.label(med), "median "+mp.metric.Name+" "+mp.text(med)+mp.more(s), 0.12))
+			cv.add(seedDots(p.Name, st, grid, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
+				v := mp.of(r)
+				return mp.scale() * v, mp.text(v)
+			})))
+		case lostPanel:
+			shed, unfinished := s.MedianOf("shed"), s.MedianOf("unfinished")
+			lost := fmt.Sprintf("median shed %g, unfinished %g of %g cohort arrivals", shed, unfinished, s.MedianOf("cohort_arrivals"))
+			cv.add(bar(grid, mp.stack, shed, "", "shed (no eligible replica)\n"+lost, 0.8))
+			cv.add(bar(grid, mp.stack, unfinished, "", "unfinished at the cutoff\n"+lost, 0.12))
+		}
 	}
-	cv.add(bar(2, "goodput", round(s.MedianGoodput, 3), strconv.FormatFloat(s.MedianGoodput, 'f', 1, 64),
-		fmt.Sprintf("median goodput %.1f req/s on time\nmedian throughput %.1f req/s", s.MedianGoodput, s.MedianThroughput), 0.12))
-	cv.add(seedDots(p.Name, st, 2, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
-		return r.GoodputRPS, strconv.FormatFloat(r.GoodputRPS, 'f', 1, 64) + " req/s"
-	})))
-	lost := fmt.Sprintf("median shed %g, unfinished %g of %g cohort arrivals", s.MedianShed, s.MedianUnfinished, s.MedianCohort)
-	cv.add(bar(3, "lost", s.MedianShed, "", "shed (no eligible replica)\n"+lost, 0.8))
-	cv.add(bar(3, "lost", s.MedianUnfinished, "", "unfinished at the cutoff\n"+lost, 0.12))
 }
 
-// lostLabels writes each policy's lost count right of its bar.
-func lostLabels(l *layout, c *experiment.Comparison, texts []string) {
+// lostLabels writes each policy's lost count right of its bar in grid.
+func lostLabels(l *layout, c *experiment.Comparison, grid int, texts []string) {
 	var out []placed
 	for i, p := range c.Policies {
 		out = append(out, placed{x: lostOf(p.Summary), y: float64(i), dx: 6, dy: -fontValue.lineHeight() / 2,
 			lines: []string{texts[i]}, font: fontValue, align: "left", color: l.color(p.Name)})
 	}
-	l.labels(3, out)
+	l.labels(grid, out)
 }
 
 // runDots are a policy's per-seed values in a panel; runs where value is

@@ -54,6 +54,7 @@ var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)
 func TestPaperPDFSizes(t *testing.T) {
 	testutil.Chromium(t)
 	r := NewSVGRenderer(1)
+	axes := map[string][]string{"comparison": panelAxes(t, testComparison(t, "straggler")), "comparison, 8 routers": panelAxes(t, routersOnChat(t))}
 	for name, build := range paperFigures(t) {
 		for _, col := range []struct {
 			name   string
@@ -97,9 +98,9 @@ func TestPaperPDFSizes(t *testing.T) {
 			if cap := f.CaptionLaTeX(); !strings.HasPrefix(cap, `\caption{`) || strings.IndexFunc(cap, func(r rune) bool { return r >= 0x80 }) >= 0 {
 				t.Errorf("%s, %s: LaTeX caption %q", name, col.name, cap)
 			}
-			if strings.HasPrefix(name, "comparison") {
+			if axes, ok := axes[name]; ok {
 				heads := 0
-				for _, h := range axisUnits {
+				for _, h := range axes {
 					if strings.Contains(text, strings.Fields(h)[0]) {
 						heads++
 					}
@@ -123,4 +124,18 @@ func TestCaptionOfScreenFigure(t *testing.T) {
 	if !strings.HasPrefix(c, "straggler: 4 policies compared. ") || !strings.Contains(c, "lowest median p99") || strings.Contains(c, "\n") {
 		t.Errorf("caption %q", c)
 	}
+}
+
+// panelAxes are the axis names of a comparison figure's panels.
+func panelAxes(t testing.TB, c *experiment.Comparison) []string {
+	t.Helper()
+	set, err := comparisonPanels(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, mp := range set.panels {
+		out = append(out, mp.axisName(false))
+	}
+	return out
 }

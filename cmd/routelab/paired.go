@@ -24,7 +24,7 @@ func (f *pairedFlags) bind(cmd *cobra.Command, withCSV bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.baseline, "baseline", "", "also report each policy's paired differences from this one, seed by seed: mean, 95% interval, wins (2+ seeds)")
 	fl.BoolVar(&f.bootstrap, "bootstrap", false, "with --baseline: bootstrap percentile intervals (10,000 seeded resamples) instead of t-intervals")
-	fl.StringSliceVar(&f.metrics, "metrics", nil, "with --baseline: the metrics paired, by record name (p95_ms, ttft_p90_ms, shed_rate, …; routelab list gives them all); default p99_ms, p90_ms, attainment, goodput_rps, shed, and for a serving scenario ttft_p99_ms, itl_p99_ms, serving_attainment, prefix_hit_rate, preemptions")
+	fl.StringSliceVar(&f.metrics, "metrics", nil, "with --baseline: the metrics paired, by record name (p95_ms, ttft_p90_ms, shed_rate, …; routelab list gives them all); default p99_ms, p90_ms, attainment, goodput_rps, shed, and for a serving scenario ttft_p99_ms, itl_p99_ms, serving_attainment, serving_goodput_rps, shed")
 	if withCSV {
 		fl.BoolVar(&f.csv, "csv-paired", false, "with --baseline: write the paired statistics as CSV")
 	}
