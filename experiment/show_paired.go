@@ -101,7 +101,7 @@ func (o PairedOptions) describe() []string {
 	return []string{
 		fmt.Sprintf("baseline %q", o.Baseline),
 		"policies " + list(o.Policies, "every other"),
-		"metrics " + list(o.Metrics, strings.Join(engine.PairedMetricKeys(), ", ")),
+		"metrics " + list(o.Metrics, strings.Join(engine.PairedMetricKeys(), ", ")+" (serving: "+strings.Join(ServingPairedMetricKeys(), ", ")+")"),
 		"method " + sheet.YesNo(o.Method != "", string(o.Method), string(PairedT)),
 	}
 }
