@@ -180,3 +180,48 @@ func roundAll(xs []float64, scale float64) []float64 {
 	}
 	return out
 }
+
+// A serving comparison's paired figure draws its own metrics: each bar of
+// the first panel is the per-seed difference of TTFT p99, of the second of
+// serving attainment, and the axes and headings name them.
+func TestServingPairedFigure(t *testing.T) {
+	c := servingComparison(t)
+	f, err := Paired(c, "round-robin", "least-queue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := optionOf(t, f)
+	axes := objects(o["yAxis"])
+	for i, want := range []string{"Δ TTFT p99 (ms)", "Δ serving attainment (pp)"} {
+		if name, _ := axes[i]["name"].(string); name != want {
+			t.Errorf("panel %d's axis %q, want %q", i, name, want)
+		}
+	}
+	if sub := subtitle(o); !strings.HasPrefix(sub, "TTFT p99: ") || !strings.Contains(sub, "serving attainment: ") {
+		t.Errorf("subtitle %q does not name the serving metrics", sub)
+	}
+	a, b := c.Policies[0].Runs, c.Policies[1].Runs
+	want := [2]func(k int) float64{
+		func(k int) float64 { return b[k].Serving.TTFT.P99 - a[k].Serving.TTFT.P99 },
+		func(k int) float64 { return 100 * (b[k].Serving.Attainment - a[k].Serving.Attainment) },
+	}
+	bars := 0
+	for g := range 2 {
+		for _, name := range []string{"round-robin", "least-queue"} {
+			for _, ser := range seriesIn(o, g, "bar", name) {
+				for k, d := range ser["data"].([]any) {
+					if d == "-" {
+						continue
+					}
+					bars++
+					if got := d.(map[string]any)["value"].(float64); math.Abs(got-want[g](k)) > 1e-3 {
+						t.Errorf("panel %d, seed %d: Δ %g, want %g", g, k+1, got, want[g](k))
+					}
+				}
+			}
+		}
+	}
+	if bars == 0 {
+		t.Error("no bar drawn")
+	}
+}

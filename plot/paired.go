@@ -16,7 +16,8 @@ import (
 // comparison. Every seed gives both policies the same workload (common
 // random numbers), so each difference is the policies' effect alone. Above,
 // the difference in p99 (ms; negative: b faster); below, in attainment
-// (percentage points; positive: b better). Each bar takes the colour of the
+// (percentage points; positive: b better). A comparison of the serving
+// model draws its own: TTFT p99 and the serving SLO's attainment. Each bar takes the colour of the
 // policy that did better on that seed (a's bars solid, b's outlined, so
 // they differ in greyscale too), and a dashed line marks the median
 // difference. A panel where the two policies are equal on every seed says
@@ -44,30 +45,31 @@ func Paired(c *experiment.Comparison, a, b string, options ...Option) (*Figure, 
 }
 
 func drawPaired(l *layout, c *experiment.Comparison, pa, pb *experiment.PolicyResult, title string) (float64, error) {
-	p99, attainment, err := pairedMetrics()
+	m, err := pairedMetrics(c.Scenario.Serving != nil)
 	if err != nil {
 		return 0, err
 	}
-	lat := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(p99, pa, pb), 1, ms}, "ms")
-	att := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(attainment, pa, pb), 100, pct}, "pp")
+	lat := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(m.latency, pa, pb), 1, ms}, "ms")
+	att := pairedDiffs(pa, pb, c.Seeds, diff{experiment.PairSeeds(m.attainment, pa, pb), 100, pct}, "pp")
 	a, b := pa.Name, pb.Name
-	sub := fmt.Sprintf("p99: %s · attainment: %s", lat.summary(b, "faster"), att.summary(b, "better"))
+	sub := fmt.Sprintf("%s: %s · %s: %s", m.latencyName, lat.summary(b, "faster"), m.attainmentName, att.summary(b, "better"))
 	if len(lat.missing) > 0 {
-		sub += fmt.Sprintf("\nleft out of Δ p99 (a run without completed requests): seeds %s", strings.Join(lat.missing, ", "))
+		sub += fmt.Sprintf("\nleft out of Δ %s (a run without completed requests): seeds %s", m.latencyName, strings.Join(lat.missing, ", "))
 	}
 	l.heading(title, sub)
 	sa, sb := l.style(a), l.style(b)
 	l.legend([]legendEntry{{name: a, text: a + " did better", icon: "rect", fill: sa.Color},
 		{name: b, text: b + " did better", icon: "rect", fill: tint(sb.Color, 0.25)}}, edge, l.w-2*edge)
 	heads := [2]string{
-		fmt.Sprintf("p99 of %s − p99 of %s (below zero: %s faster)%s", b, a, b, lat.medianNote()),
-		fmt.Sprintf("attainment of %s − attainment of %s (above zero: %s better)%s", b, a, b, att.medianNote()),
+		fmt.Sprintf("%[1]s of %[2]s − %[1]s of %[3]s (below zero: %[2]s faster)%[4]s", m.latencyName, b, a, lat.medianNote()),
+		fmt.Sprintf("%[1]s of %[2]s − %[1]s of %[3]s (above zero: %[2]s better)%[4]s", m.attainmentName, b, a, att.medianNote()),
 	}
-	return pairedPanels(l, c.Seeds, [2]paired{lat, att}, heads)
+	axes := [2]string{"Δ " + m.latencyName + " (ms)", "Δ " + m.attainmentName + " (pp)"}
+	return pairedPanels(l, c.Seeds, [2]paired{lat, att}, heads, axes)
 }
 
 // pairedPanels stacks the two panels of differences.
-func pairedPanels(l *layout, seeds []uint64, ps [2]paired, heads [2]string) (float64, error) {
+func pairedPanels(l *layout, seeds []uint64, ps [2]paired, heads, axes [2]string) (float64, error) {
 	yt := [2]ticks{ps[0].ticks(), ps[1].ticks()}
 	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
 	left, pw := edge+gutter, l.w-2*edge-gutter
@@ -93,7 +95,7 @@ func pairedPanels(l *layout, seeds []uint64, ps [2]paired, heads [2]string) (flo
 			"axisTick": map[string]any{"alignWithLabel": true}, "name": "seed (same workload for both policies)",
 			"nameLocation": "middle", "nameGap": xNameGap(),
 			"axisLabel": map[string]any{"interval": every - 1, "fontSize": fontText.size, "lineHeight": fontText.lineHeight()}})
-		yAxes = append(yAxes, yt[g].axis(g, [2]string{"Δ p99 (ms)", "Δ attainment (pp)"}[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+		yAxes = append(yAxes, yt[g].axis(g, axes[g], map[string]any{"nameGap": yNameGap(yt[g])}))
 		l.y += 6 + ph + xFooter(1) + gap
 		ps[g].draw(l, g, len(seeds))
 	}
@@ -135,12 +137,25 @@ type diff struct {
 	format func(float64) string
 }
 
-// pairedMetrics are the engine's metrics the two panels draw.
-func pairedMetrics() (p99, attainment engine.Metric, err error) {
-	if p99, err = engine.MetricByKey("p99_ms"); err == nil {
-		attainment, err = engine.MetricByKey("attainment")
+// pairedMetric names the engine's metrics the two panels draw.
+type pairedMetric struct {
+	latency, attainment         engine.Metric
+	latencyName, attainmentName string
+}
+
+// pairedMetrics are the panels' metrics: end-to-end p99 and attainment on
+// the specification's model, TTFT p99 and serving attainment with serving.
+func pairedMetrics(serving bool) (m pairedMetric, err error) {
+	lat, att := "p99_ms", "attainment"
+	m.latencyName, m.attainmentName = "p99", "attainment"
+	if serving {
+		lat, att = "ttft_p99_ms", "serving_attainment"
+		m.latencyName, m.attainmentName = "TTFT p99", "serving attainment"
 	}
-	return p99, attainment, err
+	if m.latency, err = engine.MetricByKey(lat); err == nil {
+		m.attainment, err = engine.MetricByKey(att)
+	}
+	return m, err
 }
 
 // paired is what a panel found: the per-seed bars of each policy, counts
