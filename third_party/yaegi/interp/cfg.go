@@ -2026,7 +2026,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
-			// Chain channel init actions in commClauses prior to invoking select.
+			snapshotSelectOperands(n.child[0], sc)
+			// Chain channel init actions in commClauses prior to invoking select
+			// (routelab patch: a variable operand is copied in its turn, and the
+			// operand of v, ok = <-c is chained too).
 			var cur *node
 			for _, c := range n.child[0].child {
 				if c.kind == commClauseDefault {
@@ -2039,7 +2042,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 						an = c0.child[0].child[0]
 						pn = an
-					case c0.action == aAssign:
+					case c0.action == aAssign, c0.action == aAssignX && c0.lastChild().action == aRecv:
 						an = c0.lastChild().child[0]
 						pn = an
 					case c0.kind == sendStmt:
