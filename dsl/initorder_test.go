@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/routelab/routelab/dsl"
@@ -50,5 +51,20 @@ func TestScriptExitInGoroutine(t *testing.T) {
 	var exit *dsl.ExitError
 	if !errors.As(err, &exit) || exit.Code != 3 || out.String() != "exiting\n" || errs.Len() != 0 {
 		t.Errorf("got %v, stdout %q, stderr %q; want exit status 3 after \"exiting\"", err, out.String(), errs.String())
+	}
+}
+
+// A panic in a goroutine a script started ends the script with status 2, as
+// it ends a Go program (it was recovered, and a script waiting for the
+// goroutine, as Go's fixedbugs/issue16331.go does, waited for ever).
+func TestScriptPanicInGoroutine(t *testing.T) {
+	s := newSession(t)
+	var out, errs bytes.Buffer
+	src := "package main\n\nimport (\n\t\"fmt\"\n\t\"time\"\n)\n\nfunc main() {\n\tgo func() {\n\t\tpanic(\"boom\")\n\t}()\n\ttime.Sleep(5 * time.Second)\n\tfmt.Println(\"not reached\")\n}\n"
+	err := s.RunScript(context.Background(), src, &out, &errs)
+	var exit *dsl.ExitError
+	if !errors.As(err, &exit) || exit.Code != 2 || out.Len() != 0 ||
+		!strings.HasPrefix(errs.String(), "panic in a goroutine started by a cell: boom\n") {
+		t.Errorf("got %v, stdout %q, stderr %q; want exit status 2 after the panic's report", err, out.String(), errs.String())
 	}
 }

@@ -68,7 +68,8 @@ type Session struct {
 	base context.Context
 	stop context.CancelFunc
 
-	// exitCode is the code of the last os.Exit a cell called, or -1.
+	// exitCode is the code of the last os.Exit a cell called, or -1; 2
+	// when a goroutine a script started panicked.
 	exitCode atomic.Int64
 
 	// bound counts calls in progress of libraries' session-bound functions
@@ -516,6 +517,15 @@ func (s *Session) goroutinePanic(v any) {
 	msg := fmt.Sprintf("panic in a goroutine started by a cell: %v\n", v)
 	if tb := s.traceback(s.out.stderr.take()); len(tb) > 0 {
 		msg += strings.Join(tb, "\n") + "\n"
+	}
+	if s.script {
+		// A panic in a goroutine ends a script with status 2, as it ends a
+		// Go program: recovered, a program waiting for that goroutine
+		// would wait for ever.
+		io.WriteString(s.out.errW, msg)
+		s.exitCode.CompareAndSwap(-1, 2)
+		s.Interrupt()
+		return
 	}
 	s.goPanic.Lock()
 	defer s.goPanic.Unlock()

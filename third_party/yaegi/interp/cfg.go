@@ -766,8 +766,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if src.typ.untyped && !dest.typ.untyped {
 						src.typ = dest.typ
 					}
-				case src.action == aRecv:
-					// Assign by reading from a receiving channel.
+				case src.action == aRecv && !isInterface(dest.typ):
+					// Assign by reading from a receiving channel (routelab patch:
+					// not into an interface, which took the element's type).
 					n.gen = nop
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
@@ -2040,7 +2041,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			// Move action to block statement, so select node can be an exit point.
 			n.child[0].gen = _select
-			// Chain channel init actions in commClauses prior to invoking select.
+			snapshotSelectOperands(n.child[0], sc)
+			// Chain channel init actions in commClauses prior to invoking select
+			// (routelab patch: a variable operand is copied in its turn, and the
+			// operand of v, ok = <-c is chained too).
 			var cur *node
 			for _, c := range n.child[0].child {
 				if c.kind == commClauseDefault {
@@ -2053,7 +2057,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv:
 						an = c0.child[0].child[0]
 						pn = an
-					case c0.action == aAssign:
+					case c0.action == aAssign, c0.action == aAssignX && c0.lastChild().action == aRecv:
 						an = c0.lastChild().child[0]
 						pn = an
 					case c0.kind == sendStmt:
@@ -2323,12 +2327,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case n.rval.IsValid():
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 &&
+				!isInterface(n.anc.child[childPos(n)-n.anc.nright].typ):
+				// The result is written into its destination, unless that is an
+				// interface, which the operation cannot set (routelab patch: `a =
+				// !x` with `a` an `any` failed in reflect's SetBool).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && !isInterface(sc.def.typ.ret[childPos(n)]):
 				pos := childPos(n)
 				n.typ = sc.def.typ.ret[pos]
 				n.findex = pos

@@ -3842,7 +3842,13 @@ func _select(n *node) {
 		}
 	}
 
+	// The cases filled in above are a template: each execution works on its
+	// own copy, as goroutines may run this statement at once (routelab patch:
+	// they shared one slice, so one could wait on another's channels).
+	template := cases
 	n.exec = func(f *frame) bltn {
+		cases := make([]reflect.SelectCase, len(template))
+		copy(cases, template)
 		f.mutex.RLock()
 		cases[nbClause] = f.done
 		f.mutex.RUnlock()
