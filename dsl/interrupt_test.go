@@ -56,7 +56,7 @@ func settle(want int) int {
 	return n
 }
 
-// interruptCase runs code, interrupts it after it started and checks that
+// interruptCase runs code, interrupts it once it runs and checks that
 // the cell fails as Interrupted, the next cell answers within a second with
 // the variables intact, and no goroutine is left behind.
 func interruptCase(t *testing.T, s *dsl.Session, code string) *display.Error {
@@ -70,8 +70,17 @@ func interruptCase(t *testing.T, s *dsl.Session, code string) *display.Error {
 	}
 	run(t, s, "kept := 41")
 	base := settle(0)
+	before, _, _ := s.Position()
 	go func() {
-		time.Sleep(150 * time.Millisecond)
+		// The interrupt comes once the cell runs its first statement (a
+		// loaded machine may take longer than any fixed delay to compile
+		// it), and a little after.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if cell, line, _ := s.Position(); cell > before && line > 0 {
+				break
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
 		s.Interrupt()
 	}()
 	de := fail(t, s, code)
