@@ -865,6 +865,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = nop
 				}
 			}
+			blankDests(sc, n)
 			n.gen = mapEntryDests(n, n.gen)
 
 		case defineXStmt:
@@ -935,9 +936,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
-				// at the frame location of destination.
+				// at the frame location of destination (routelab patch: not of a blank
+				// one, which has no location yet: the result went to the frame's slot 0).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
@@ -2309,7 +2311,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case n.rval.IsValid():
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 && !isBlank(n.anc.child[0]):
+				// routelab patch: see binaryExpr for the blank destination.
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex

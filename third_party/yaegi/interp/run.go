@@ -337,7 +337,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 	zeroResult := withResult && withOk
 	finish := func(f *frame, ok bool) {
 		if setStatus {
-			value1(f).SetBool(ok)
+			storeStatus(value1(f), ok)
 		}
 		if !ok && zeroResult {
 			v := value0(f)
@@ -1911,7 +1911,7 @@ func getIndexMap2(n *node) {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(mi)
-				value2(f).SetBool(v.IsValid())
+				storeStatus(value2(f), v.IsValid())
 				return next
 			}
 		default:
@@ -1919,7 +1919,7 @@ func getIndexMap2(n *node) {
 				v := value0(f).MapIndex(mi)
 				setMapResult(dest(f), v)
 				if doStatus {
-					value2(f).SetBool(v.IsValid())
+					storeStatus(value2(f), v.IsValid())
 				}
 				return next
 			}
@@ -1930,7 +1930,7 @@ func getIndexMap2(n *node) {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(value1(f))
-				value2(f).SetBool(v.IsValid())
+				storeStatus(value2(f), v.IsValid())
 				return next
 			}
 		default:
@@ -1938,7 +1938,7 @@ func getIndexMap2(n *node) {
 				v := value0(f).MapIndex(value1(f))
 				setMapResult(dest(f), v)
 				if doStatus {
-					value2(f).SetBool(v.IsValid())
+					storeStatus(value2(f), v.IsValid())
 				}
 				return next
 			}
@@ -3545,7 +3545,7 @@ func recv2(n *node) {
 			//  Fast: channel read doesn't block
 			if v, ok := ch.TryRecv(); ok {
 				result.Set(v)
-				status.SetBool(true)
+				storeStatus(status, true)
 				return tnext
 			}
 			// Slow: channel is blocked, allow cancel
@@ -3558,7 +3558,7 @@ func recv2(n *node) {
 				return nil
 			}
 			result.Set(v)
-			status.SetBool(ok)
+			storeStatus(status, ok)
 			return tnext
 		}
 	} else {
@@ -3566,7 +3566,7 @@ func recv2(n *node) {
 		n.exec = func(f *frame) bltn {
 			v, ok := vchan(f).Recv()
 			vres(f).Set(v)
-			vok(f).SetBool(ok)
+			storeStatus(vok(f), ok)
 			return tnext
 		}
 	}
@@ -3791,7 +3791,7 @@ func _select(n *node) {
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				runLvalue(okLvalues[j], f)
-				okValues[j](f).SetBool(s)
+				storeStatus(okValues[j](f), s)
 			}
 		}
 		return clause[j]
