@@ -63,3 +63,35 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A blank type parameter names nothing: every blank identifier of the body
+// was replaced by the type argument (Go's typeparam/issue47723.go).
+func TestRoutelabBlankTypeParameter(t *testing.T) {
+	got := runProgram(t, `package main
+
+import "fmt"
+
+func f[_ any]() int {
+	_ = func() int { return 1 }()
+	var a [2]int
+	_ = a
+	return a[func() int { return 1 }()] + 2
+}
+
+type pair[_, V any] struct{ v V }
+
+func (p pair[_, V]) get() V {
+	_ = p
+	return p.v
+}
+
+func main() {
+	fmt.Println(f[int](), f[string]())
+	fmt.Println(pair[int, string]{"x"}.get())
+}
+`)
+	want := "2 2\nx\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
