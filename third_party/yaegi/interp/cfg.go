@@ -181,6 +181,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						// routelab patch: the slot of the array, which _range
+						// writes just before the key's (another variable's
+						// slot was overwritten).
+						sc.add(sc.predeclaredType("int"))
 						ktyp = sc.predeclaredType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
@@ -1238,6 +1242,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case "unsafe.alignOf", "unsafe.Offsetof", "unsafe.Sizeof":
 						n.gen = nop
 					}
+				case (bname == "len" || bname == "cap") && len(n.child) == 2 && arrayLenOperand(sc, n.child[1]):
+					// routelab patch: a constant, its operand not evaluated.
+					lenConst(n)
+					n.findex = notInFrame
+					n.gen = nop
+					n.start = n
 				case n.anc.kind == returnStmt:
 					// Store result directly to frame output location, to avoid a frame copy.
 					n.findex = 0
@@ -1841,6 +1851,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = body.start // then go to range body
 				body.tnext = n       // then body go to range function (loop)
 				k.gen = empty        // init filled later by generator
+				if rangeSkipsOperand(sc, n) {
+					n.start = k.start // routelab patch: see rangeSkipsOperand
+				}
 			}
 
 		case returnStmt:

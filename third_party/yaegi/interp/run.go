@@ -2893,7 +2893,9 @@ func _range(n *node) {
 
 	var value func(*frame) reflect.Value
 	var an *node
-	if len(n.child) == 4 {
+	// routelab patch: a blank value variable (for i, _ := range p) reads no
+	// element, as a range over the indices only (with a nil p, Go's bug454.go).
+	if len(n.child) == 4 && !(isBlank(n.child[1]) && !isString(n.child[2].typ.TypeOf())) {
 		an = n.child[2]
 		index1 := n.child[1].findex // array value location in frame
 		if isString(an.typ.TypeOf()) {
@@ -2925,15 +2927,27 @@ func _range(n *node) {
 				if i >= a.Len() {
 					return fnext
 				}
+				if a.Kind() == reflect.Ptr {
+					panic(nilDerefError{}) // the elements of a nil *array
+				}
 				f.data[index1].Set(a.Index(i))
 				return tnext
 			}
 		}
 	} else {
-		an = n.child[1]
-		if isString(an.typ.TypeOf()) {
+		an = n.child[len(n.child)-2]
+		switch {
+		case isString(an.typ.TypeOf()):
 			value = genValueAs(an, rat) // range on string iterates over runes
-		} else {
+		case rangeSkipsOperand(n.scope, n):
+			// A nil pointer to the array type has its length.
+			t := an.typ.TypeOf()
+			if t.Kind() != reflect.Ptr {
+				t = reflect.PointerTo(t)
+			}
+			z := reflect.Zero(t)
+			value = func(*frame) reflect.Value { return z }
+		default:
 			value = genValueRangeArray(an)
 		}
 		n.exec = func(f *frame) bltn {
@@ -3308,16 +3322,9 @@ func lenConst(n *node) {
 func _len(n *node) {
 	dest := genValueOutput(n, reflect.TypeOf(int(0)))
 	value := genValue(n.child[1])
-	if isPtr(n.child[1].typ) {
-		val := value
-		value = func(f *frame) reflect.Value {
-			v := val(f).Elem()
-			for v.Kind() == reflect.Ptr {
-				v = v.Elem()
-			}
-			return v
-		}
-	}
+	// routelab patch: the length of a pointer to an array is its type's,
+	// which reflect's Len gives, nil pointer included (yaegi took the
+	// pointer's Elem, the zero Value for nil: "Len on zero Value").
 	next := getExec(n.tnext)
 
 	if wantEmptyInterface(n) {
