@@ -364,9 +364,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
-				valf = reflect.ValueOf(v)
-			}
+			// routelab patch: the result is the valueInterface itself, also
+			// from a source empty interface (e = s; s = e.(Stringer) set an
+			// interface {} into a valueInterface: a reflect.Set panic).
+			valf = reflect.ValueOf(v)
 			if v.node.typ.id() == typID {
 				if withResult {
 					value0(f).Set(valf)
@@ -575,6 +576,14 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 
 			ok = canAssertTypes(v.value.Type(), rtype)
+			if ok && v.node != nil && !isInterface(typ) && v.node.typ != nil && !isInterface(v.node.typ) && v.node.typ.cat != nilT {
+				// routelab patch: as for an empty interface above (s.(U)
+				// held for a T in s, both strings to reflect).
+				ok = v.node.typ.id() == typID
+				if !ok && !withOk {
+					panic(n.cfgErrorf("interface conversion: %s is %s, not %s", c0.typ.id(), v.node.typ.id(), typID))
+				}
+			}
 			if !ok {
 				if !withOk {
 					panic(n.cfgErrorf("interface conversion: interface {} is %s, not %s", v.value.Type().String(), rtype.String()))
