@@ -2501,6 +2501,19 @@ func branch(n *node) {
 	fnext := getExec(n.fnext)
 	value := genValue(n)
 
+	if n.typ != nil && isInterface(n.typ) {
+		// routelab patch: an interface case of a switch without a tag
+		// (switch { case i: }) compares it with true, as Go does (Bool
+		// panicked on the interface).
+		yes := reflect.ValueOf(true)
+		n.exec = func(f *frame) bltn {
+			if caseEqual(nil, yes, n.typ, value(f)) {
+				return tnext
+			}
+			return fnext
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		if value(f).Bool() {
 			return tnext
@@ -3060,15 +3073,24 @@ func _case(n *node) {
 	default:
 		fnext := getExec(n.fnext)
 		l := len(n.anc.anc.child)
-		value := genValue(n.anc.anc.child[l-2])
+		tag := n.anc.anc.child[l-2]
+		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
+		dynamic := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
+			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
-			for _, v := range values {
+			for i, v := range values {
 				v1 := v(f)
+				if dynamic[i] {
+					if caseEqual(tag.typ, v0, n.child[i].typ, v1) {
+						return tnext
+					}
+					continue
+				}
 				if !v0.Type().AssignableTo(v1.Type()) {
 					v0 = v0.Convert(v1.Type())
 				}
