@@ -751,11 +751,7 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
-				ivalue[i] = genValueInterface(dest.child[1])
-			} else {
-				ivalue[i] = genValue(dest.child[1])
-			}
+			ivalue[i] = genMapKey(dest.child[0], dest.child[1])
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -1850,7 +1846,7 @@ func getIndexMap(n *node) {
 	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !needsMapKey(n) { // constant map index
 		mi := n.child[1].rval
 
 		switch {
@@ -1875,7 +1871,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 
 		switch {
 		case n.fnext != nil:
@@ -1914,7 +1910,7 @@ func getIndexMap2(n *node) {
 		nop(n)
 		return
 	}
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !needsMapKey(n) { // constant map index
 		mi := n.child[1].rval
 		switch {
 		case !doValue:
@@ -1934,7 +1930,7 @@ func getIndexMap2(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
@@ -3294,8 +3290,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])              // map
+	value1 := genMapKey(n.child[1], n.child[2]) // key
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
