@@ -29,6 +29,9 @@ func renameTypeParams(f *ast.File) {
 			if d.Recv != nil {
 				for _, fl := range d.Recv.List {
 					for _, id := range recvTypeParams(fl.Type) {
+						if id.Name == "_" {
+							continue
+						}
 						names[id.Name] = true
 					}
 				}
@@ -59,6 +62,11 @@ func declare(fl *ast.FieldList) map[string]bool {
 	}
 	for _, f := range fl.List {
 		for _, id := range f.Names {
+			if id.Name == "_" {
+				// A blank type parameter names nothing: renaming it
+				// renamed every blank identifier of the body too.
+				continue
+			}
 			names[id.Name] = true
 			id.Name = typeParamPrefix + id.Name
 		}

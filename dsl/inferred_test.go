@@ -53,3 +53,25 @@ func TestRangeOverNamedInteger(t *testing.T) {
 		t.Errorf("n = %s, want 6", got)
 	}
 }
+
+// A blank type parameter is not renamed: renaming it renamed every blank
+// identifier of the body (`_ = g()` assigned to the type parameter, Go's
+// typeparam/issue47723.go).
+func TestBlankTypeParameter(t *testing.T) {
+	s := newSession(t)
+	run(t, s, `func f[_ any]() int {
+	_ = func() int { return 1 }()
+	var a [2]int
+	return a[func() int { return 1 }()] + 2
+}
+
+type pair[_, V any] struct{ v V }
+
+func (p pair[_, V]) get() V {
+	_ = p
+	return p.v
+}`)
+	if got := run(t, s, `f[int]()*10 + len(pair[int, string]{"xy"}.get())`); got != "22" {
+		t.Errorf("got %s, want 22", got)
+	}
+}

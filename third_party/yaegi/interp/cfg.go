@@ -181,6 +181,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						ktyp = o.typ.key
 						vtyp = o.typ.val
 					case ptrT:
+						// routelab patch: the slot of the array, which _range
+						// writes just before the key's (another variable's
+						// slot was overwritten).
+						sc.add(sc.predeclaredType("int"))
 						ktyp = sc.predeclaredType("int")
 						vtyp = o.typ.val
 						if vtyp.cat == valueT {
@@ -867,6 +871,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					n.gen = nop
 				}
 			}
+			blankDests(sc, n)
 			n.gen = mapEntryDests(n, n.gen)
 
 		case defineXStmt:
@@ -937,9 +942,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1:
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
-				// at the frame location of destination.
+				// at the frame location of destination (routelab patch: not of a blank
+				// one, which has no location yet: the result went to the frame's slot 0).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
@@ -1238,6 +1244,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					case "unsafe.alignOf", "unsafe.Offsetof", "unsafe.Sizeof":
 						n.gen = nop
 					}
+				case (bname == "len" || bname == "cap") && len(n.child) == 2 && arrayLenOperand(sc, n.child[1]):
+					// routelab patch: a constant, its operand not evaluated.
+					lenConst(n)
+					n.findex = notInFrame
+					n.gen = nop
+					n.start = n
 				case n.anc.kind == returnStmt:
 					// Store result directly to frame output location, to avoid a frame copy.
 					n.findex = 0
@@ -1854,6 +1866,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				n.tnext = body.start // then go to range body
 				body.tnext = n       // then body go to range function (loop)
 				k.gen = empty        // init filled later by generator
+				if rangeSkipsOperand(sc, n) {
+					n.start = k.start // routelab patch: see rangeSkipsOperand
+				}
 			}
 
 		case returnStmt:
@@ -2327,11 +2342,12 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			case n.rval.IsValid():
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 &&
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nright == 1 && !isBlank(n.anc.child[0]) &&
 				!isInterface(n.anc.child[childPos(n)-n.anc.nright].typ):
 				// The result is written into its destination, unless that is an
 				// interface, which the operation cannot set (routelab patch: `a =
-				// !x` with `a` an `any` failed in reflect's SetBool).
+				// !x` with `a` an `any` failed in reflect's SetBool), or blank
+				// (routelab patch: see binaryExpr for the blank destination).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex

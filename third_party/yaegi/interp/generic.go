@@ -80,9 +80,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if err := checkConstraint(types[pindex], t); err != nil {
 							return nil, err
 						}
-						typeParam[cc.ident] = copyNode(cc, cc.anc, false)
-						typeParam[cc.ident].ident = types[pindex].id()
-						typeParam[cc.ident].typ = types[pindex]
+						bindTypeParam(typeParam, cc, types[pindex])
 						pindex++
 					}
 				}
@@ -108,9 +106,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 							return nil, cc.cfgErrorf("undefined type for %s", cc.ident)
 						}
 						it := types[pindex]
-						typeParam[cc.ident] = copyNode(cc, cc.anc, false)
-						typeParam[cc.ident].ident = it.id()
-						typeParam[cc.ident].typ = it
+						bindTypeParam(typeParam, cc, it)
 						rtname += it.id() + ","
 						pindex++
 					}
@@ -136,9 +132,7 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 						if err := checkConstraint(types[pindex], t); err != nil {
 							return nil, err
 						}
-						typeParam[cc.ident] = copyNode(cc, cc.anc, false)
-						typeParam[cc.ident].ident = it.id()
-						typeParam[cc.ident].typ = it
+						bindTypeParam(typeParam, cc, it)
 						tname += it.id() + ","
 						pindex++
 					}
@@ -309,4 +303,17 @@ func hasTypeParam(t *itype, seen map[*itype]bool) bool {
 		}
 	}
 	return false
+}
+
+// bindTypeParam records that the type parameter declared by cc stands for t
+// in the instance. A blank type parameter (func f[_ any]()) names nothing
+// (routelab patch: it was recorded, so every blank identifier of the body, as
+// in `_ = g()`, was replaced by the type argument).
+func bindTypeParam(typeParam map[string]*node, cc *node, t *itype) {
+	if cc.ident == "_" {
+		return
+	}
+	typeParam[cc.ident] = copyNode(cc, cc.anc, false)
+	typeParam[cc.ident].ident = t.id()
+	typeParam[cc.ident].typ = t
 }

@@ -25,10 +25,7 @@ func mapEntryDests(n *node, gen bltnGenerator) bltnGenerator {
 		type entry struct{ m, k, v func(*frame) reflect.Value }
 		entries := make([]entry, len(dests))
 		for i, c := range dests {
-			k := genValue(c.child[1])
-			if isInterfaceSrc(c.child[1].typ) {
-				k = genValueInterface(c.child[1])
-			}
+			k := genMapKey(c.child[0], c.child[1])
 			entries[i] = entry{genValue(c.child[0]), k, genValue(c)}
 		}
 		n.exec = func(f *frame) bltn {

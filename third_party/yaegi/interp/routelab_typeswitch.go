@@ -323,3 +323,35 @@ func operandType(n *node) *itype {
 	}
 	return n.typ
 }
+
+// caseEqual tells whether the tag of an expression switch equals a case's
+// value when one of them is an interface: Go compares the dynamic types and
+// values (routelab patch: yaegi converted the interface to the case's type,
+// a reflect.Value.Convert panic for `switch x { case "hello": }` with x an
+// interface{}). t0 and t1 are the static types of the operands; a concrete
+// one is its own dynamic type.
+func caseEqual(t0 *itype, tag reflect.Value, t1 *itype, v reflect.Value) bool {
+	n0, v0 := dynamicTypeName(t0, tag)
+	n1, v1 := dynamicTypeName(t1, v)
+	if !v0.IsValid() || !v1.IsValid() {
+		return v0.IsValid() == v1.IsValid()
+	}
+	return n0 == n1 && v0.Type() == v1.Type() && v0.Interface() == v1.Interface()
+}
+
+// dynamicTypeName is the name of the dynamic type of v, of static type t,
+// and its concrete value.
+func dynamicTypeName(t *itype, v reflect.Value) (string, reflect.Value) {
+	if t != nil && !t.untyped && !isInterface(t) && t.cat != valueT && t.cat != nilT {
+		_, _, w := dynamicValue(v)
+		return t.id(), w
+	}
+	_, dt, w := dynamicValue(v)
+	if dt != nil {
+		return dt.id(), w
+	}
+	if !w.IsValid() {
+		return "", w
+	}
+	return w.Type().String(), w
+}

@@ -337,7 +337,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 	zeroResult := withResult && withOk
 	finish := func(f *frame, ok bool) {
 		if setStatus {
-			value1(f).SetBool(ok)
+			storeStatus(value1(f), ok)
 		}
 		if !ok && zeroResult {
 			v := value0(f)
@@ -383,9 +383,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			if c0.typ.cat == valueT {
-				valf = reflect.ValueOf(v)
-			}
+			// routelab patch: the result is the valueInterface itself, also
+			// from a source empty interface (e = s; s = e.(Stringer) set an
+			// interface {} into a valueInterface: a reflect.Set panic).
+			valf = reflect.ValueOf(v)
 			if v.node.typ.id() == typID {
 				if withResult {
 					value0(f).Set(valf)
@@ -618,6 +619,14 @@ func typeAssert(n *node, withResult, withOk bool) {
 			}
 
 			ok = canAssertTypes(v.value.Type(), rtype)
+			if ok && v.node != nil && !isInterface(typ) && v.node.typ != nil && !isInterface(v.node.typ) && v.node.typ.cat != nilT {
+				// routelab patch: as for an empty interface above (s.(U)
+				// held for a T in s, both strings to reflect).
+				ok = v.node.typ.id() == typID
+				if !ok && !withOk {
+					panic(n.cfgErrorf("interface conversion: %s is %s, not %s", c0.typ.id(), v.node.typ.id(), typID))
+				}
+			}
 			if !ok {
 				if !withOk {
 					panic(assertionError(c0.typ, typ, goTypeName(v.node.typ), ""))
@@ -804,11 +813,7 @@ func assign(n *node) {
 			svalue[i] = genDestValue(dest.typ, src)
 		}
 		if isMapEntry(dest) {
-			if isInterfaceSrc(dest.child[1].typ) { // key
-				ivalue[i] = genValueInterface(dest.child[1])
-			} else {
-				ivalue[i] = genValue(dest.child[1])
-			}
+			ivalue[i] = genMapKey(dest.child[0], dest.child[1])
 			dvalue[i] = genValue(dest.child[0])
 		} else {
 			dvalue[i] = genValue(dest)
@@ -1907,7 +1912,7 @@ func getIndexMap(n *node) {
 	tnext := getExec(n.tnext)
 	z := reflect.New(n.child[0].typ.frameType().Elem()).Elem()
 
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !needsMapKey(n) { // constant map index
 		mi := n.child[1].rval
 
 		switch {
@@ -1932,7 +1937,7 @@ func getIndexMap(n *node) {
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 
 		switch {
 		case n.fnext != nil:
@@ -1977,13 +1982,13 @@ func getIndexMap2(n *node) {
 		}
 		return
 	}
-	if n.child[1].rval.IsValid() { // constant map index
+	if n.child[1].rval.IsValid() && !needsMapKey(n) { // constant map index
 		mi := n.child[1].rval
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(mi)
-				value2(f).SetBool(v.IsValid())
+				storeStatus(value2(f), v.IsValid())
 				return next
 			}
 		default:
@@ -1991,18 +1996,18 @@ func getIndexMap2(n *node) {
 				v := value0(f).MapIndex(mi)
 				setMapResult(dest(f), v)
 				if doStatus {
-					value2(f).SetBool(v.IsValid())
+					storeStatus(value2(f), v.IsValid())
 				}
 				return next
 			}
 		}
 	} else {
-		value1 := genValue(n.child[1]) // map index
+		value1 := genMapKey(n.child[0], n.child[1]) // map index
 		switch {
 		case !doValue:
 			n.exec = func(f *frame) bltn {
 				v := value0(f).MapIndex(value1(f))
-				value2(f).SetBool(v.IsValid())
+				storeStatus(value2(f), v.IsValid())
 				return next
 			}
 		default:
@@ -2010,7 +2015,7 @@ func getIndexMap2(n *node) {
 				v := value0(f).MapIndex(value1(f))
 				setMapResult(dest(f), v)
 				if doStatus {
-					value2(f).SetBool(v.IsValid())
+					storeStatus(value2(f), v.IsValid())
 				}
 				return next
 			}
@@ -2564,6 +2569,19 @@ func branch(n *node) {
 	fnext := getExec(n.fnext)
 	value := genValue(n)
 
+	if n.typ != nil && isInterface(n.typ) {
+		// routelab patch: an interface case of a switch without a tag
+		// (switch { case i: }) compares it with true, as Go does (Bool
+		// panicked on the interface).
+		yes := reflect.ValueOf(true)
+		n.exec = func(f *frame) bltn {
+			if caseEqual(nil, yes, n.typ, value(f)) {
+				return tnext
+			}
+			return fnext
+		}
+		return
+	}
 	n.exec = func(f *frame) bltn {
 		if value(f).Bool() {
 			return tnext
@@ -2954,58 +2972,50 @@ func compositeLitKeyedNotype(n *node) { doCompositeLitKeyed(n, false) }
 
 func empty(n *node) {}
 
-var rat = reflect.ValueOf((*[]rune)(nil)).Type().Elem() // runes array type
-
 func _range(n *node) {
+	if isString(n.child[len(n.child)-2].typ.TypeOf()) {
+		rangeString(n) // routelab patch
+		return
+	}
 	index0 := n.child[0].findex // array index location in frame
 	index2 := index0 - 1        // shallow array for range, always just behind index0
-	index3 := index2 - 1        // additional location to store string char position
 	fnext := getExec(n.fnext)
 	tnext := getExec(n.tnext)
 
 	var value func(*frame) reflect.Value
 	var an *node
-	if len(n.child) == 4 {
+	// routelab patch: a blank value variable (for i, _ := range p) reads no
+	// element, as a range over the indices only (with a nil p, Go's bug454.go).
+	if len(n.child) == 4 && !isBlank(n.child[1]) {
 		an = n.child[2]
 		index1 := n.child[1].findex // array value location in frame
-		if isString(an.typ.TypeOf()) {
-			// Special variant of "range" for string, where the index indicates the byte position
-			// of the rune in the string, rather than the index of the rune in array.
-			stringType := reflect.TypeOf("")
-			value = genValueAs(an, rat) // range on string iterates over runes
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index3]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				// Compute byte position of the rune in string
-				pos := a.Slice(0, i).Convert(stringType).Len()
-				f.data[index0].SetInt(int64(pos))
-				f.data[index1].Set(a.Index(i))
-				return tnext
+		value = genValueRangeArray(an)
+		n.exec = func(f *frame) bltn {
+			a := f.data[index2]
+			v0 := f.data[index0]
+			v0.SetInt(v0.Int() + 1)
+			i := int(v0.Int())
+			if i >= a.Len() {
+				return fnext
 			}
-		} else {
-			value = genValueRangeArray(an)
-			n.exec = func(f *frame) bltn {
-				a := f.data[index2]
-				v0 := f.data[index0]
-				v0.SetInt(v0.Int() + 1)
-				i := int(v0.Int())
-				if i >= a.Len() {
-					return fnext
-				}
-				f.data[index1].Set(a.Index(i))
-				return tnext
+			if a.Kind() == reflect.Ptr {
+				panic(nilDerefError{}) // the elements of a nil *array
 			}
+			f.data[index1].Set(a.Index(i))
+			return tnext
 		}
 	} else {
-		an = n.child[1]
-		if isString(an.typ.TypeOf()) {
-			value = genValueAs(an, rat) // range on string iterates over runes
-		} else {
+		an = n.child[len(n.child)-2]
+		switch {
+		case rangeSkipsOperand(n.scope, n):
+			// A nil pointer to the array type has its length.
+			t := an.typ.TypeOf()
+			if t.Kind() != reflect.Ptr {
+				t = reflect.PointerTo(t)
+			}
+			z := reflect.Zero(t)
+			value = func(*frame) reflect.Value { return z }
+		default:
 			value = genValueRangeArray(an)
 		}
 		n.exec = func(f *frame) bltn {
@@ -3020,13 +3030,9 @@ func _range(n *node) {
 
 	// Init sequence
 	next := n.exec
-	index := index0
-	if isString(an.typ.TypeOf()) && len(n.child) == 4 {
-		index = index3
-	}
 	n.child[0].exec = func(f *frame) bltn {
 		f.data[index2] = value(f) // set array shallow copy for range
-		f.data[index].SetInt(-1)  // assing index value
+		f.data[index0].SetInt(-1) // assing index value
 		return next
 	}
 }
@@ -3109,15 +3115,24 @@ func _case(n *node) {
 	default:
 		fnext := getExec(n.fnext)
 		l := len(n.anc.anc.child)
-		value := genValue(n.anc.anc.child[l-2])
+		tag := n.anc.anc.child[l-2]
+		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
+		dynamic := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
+			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
-			for _, v := range values {
+			for i, v := range values {
 				v1 := v(f)
+				if dynamic[i] {
+					if caseEqual(tag.typ, v0, n.child[i].typ, v1) {
+						return tnext
+					}
+					continue
+				}
 				if !v0.Type().AssignableTo(v1.Type()) {
 					v0 = v0.Convert(v1.Type())
 				}
@@ -3347,8 +3362,8 @@ func _real(n *node) {
 }
 
 func _delete(n *node) {
-	value0 := genValue(n.child[1]) // map
-	value1 := genValue(n.child[2]) // key
+	value0 := genValue(n.child[1])              // map
+	value1 := genMapKey(n.child[1], n.child[2]) // key
 	in := []func(*frame) reflect.Value{value0, value1}
 	var z reflect.Value
 
@@ -3380,16 +3395,9 @@ func lenConst(n *node) {
 func _len(n *node) {
 	dest := genValueOutput(n, reflect.TypeOf(int(0)))
 	value := genValue(n.child[1])
-	if isPtr(n.child[1].typ) {
-		val := value
-		value = func(f *frame) reflect.Value {
-			v := val(f).Elem()
-			for v.Kind() == reflect.Ptr {
-				v = v.Elem()
-			}
-			return v
-		}
-	}
+	// routelab patch: the length of a pointer to an array is its type's,
+	// which reflect's Len gives, nil pointer included (yaegi took the
+	// pointer's Elem, the zero Value for nil: "Len on zero Value").
 	next := getExec(n.tnext)
 
 	if wantEmptyInterface(n) {
@@ -3621,7 +3629,7 @@ func recv2(n *node) {
 			//  Fast: channel read doesn't block
 			if v, ok := ch.TryRecv(); ok {
 				result.Set(v)
-				status.SetBool(true)
+				storeStatus(status, true)
 				return tnext
 			}
 			// Slow: channel is blocked, allow cancel
@@ -3634,7 +3642,7 @@ func recv2(n *node) {
 				return nil
 			}
 			result.Set(v)
-			status.SetBool(ok)
+			storeStatus(status, ok)
 			return tnext
 		}
 	} else {
@@ -3642,7 +3650,7 @@ func recv2(n *node) {
 		n.exec = func(f *frame) bltn {
 			v, ok := vchan(f).Recv()
 			vres(f).Set(v)
-			vok(f).SetBool(ok)
+			storeStatus(vok(f), ok)
 			return tnext
 		}
 	}
@@ -3873,7 +3881,7 @@ func _select(n *node) {
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				runLvalue(okLvalues[j], f)
-				okValues[j](f).SetBool(s)
+				storeStatus(okValues[j](f), s)
 			}
 		}
 		return clause[j]

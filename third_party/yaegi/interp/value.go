@@ -208,8 +208,13 @@ func genValueRangeArray(n *node) func(*frame) reflect.Value {
 	switch {
 	case n.typ.TypeOf().Kind() == reflect.Ptr:
 		// dereference array pointer, to support array operations on array pointer
+		// (routelab patch: a nil one is kept, its Len is the array's, so a
+		// range over its indices runs as in Go; _range fails on its elements).
 		return func(f *frame) reflect.Value {
-			return value(f).Elem()
+			if v := value(f); !v.IsNil() {
+				return v.Elem()
+			}
+			return value(f)
 		}
 	case n.typ.val != nil && n.typ.val.cat == interfaceT:
 		if len(n.typ.val.field) > 0 {
