@@ -25,6 +25,15 @@ type Env struct {
 	// front ends that run no script — GitHub, nbviewer, an untrusted or
 	// e-mailed notebook — still show it; it costs an SVG render per figure.
 	NoStatic bool
+	// PageHasLibrary, when set, is asked by every figure a cell shows
+	// whether an earlier one brought the chart library (about 450 KB) to
+	// the notebook's page, and records that this one does when none did: a
+	// session answers false once, for its first figure, and true after.
+	// Later figures then carry a light fragment — their option and static
+	// image, tens of KB — that draws with the first one's library.
+	// Figure.Full and Figure.Light override it. nil: every figure carries
+	// the library.
+	PageHasLibrary func() bool
 	// Workers bounds parallel runs (0: one per CPU); results never depend on it.
 	Workers int
 	// Callback, when set, runs every call into a scripted policy made by

@@ -319,7 +319,7 @@ func TestFigureBundleCarriesStaticSVG(t *testing.T) {
 	b := display.Of(res.Chart())
 	html, _ := b[display.TextHTML].(string)
 	svg, _ := b[display.SVG].(string)
-	if !strings.HasPrefix(svg, "<svg") || !strings.Contains(html, `src="data:image/svg+xml;base64,`) || !strings.Contains(html, "<script") {
+	if !strings.HasPrefix(svg, "<svg") || !strings.Contains(html, `src="data:image/svg+xml;charset=utf-8,`) || !strings.Contains(html, "<script") {
 		t.Errorf("bundle %v: html with svg %v, svg %d bytes", b.MIMEs(), strings.Contains(html, "<svg"), len(svg))
 	}
 	quiet := &Env{NoStatic: true}

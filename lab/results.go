@@ -214,7 +214,19 @@ type Figure struct {
 	env   *Env
 	build func(x export) (*plot.Figure, error) // the figure for an export (zero: its own)
 	paper bool
+	lib   carry // whether its notebook output carries the chart library
 }
+
+// carry says whether a figure's notebook output carries the chart library:
+// as the page needs (the first figure of a session does, later ones do
+// not), or always (Full), or never (Light).
+type carry int8
+
+const (
+	carryAsNeeded carry = iota
+	carryAlways
+	carryNever
+)
 
 // export is what a figure is laid out for: a width in px (0: its own) and,
 // for a paper figure, the width in inches.
@@ -262,9 +274,17 @@ func (f *Figure) at(x export, op string) *plot.Figure {
 
 // Light returns the figure without the ECharts library inside (a few
 // percent of its size), for notebooks where an earlier figure already
-// brought it; on its own it waits briefly, then says how to fix the page.
+// brought it; on its own it shows its static image and says how to redraw
+// it. In a session, figures after the first are light without asking.
 func (f *Figure) Light() *Figure {
-	return &Figure{f: f.f.Light(), env: f.env, build: f.build, paper: f.paper}
+	return &Figure{f: f.f.Light(), env: f.env, build: f.build, paper: f.paper, lib: carryNever}
+}
+
+// Full returns the figure with the ECharts library inside its notebook
+// output whatever came before: to redraw a light figure whose page lost
+// the library (the output that carried it was cleared or replaced).
+func (f *Figure) Full() *Figure {
+	return &Figure{f: f.f.Full(), env: f.env, build: f.build, paper: f.paper, lib: carryAlways}
 }
 
 // Paper lays the figure out again for a page inches wide — lab.OneColumn
@@ -276,7 +296,7 @@ func (f *Figure) Light() *Figure {
 func (f *Figure) Paper(inches float64) *Figure {
 	w := int(inches*96 + 0.5)
 	check("Figure.Paper", finite(inches) && w >= 300 && w <= 8192, "inches", inches, "a width from 3.2 to 85 inches, such as lab.OneColumn or lab.TwoColumn")
-	return &Figure{f: f.at(export{width: w, paper: inches}, "Figure.Paper"), env: f.env, build: f.build, paper: true}
+	return &Figure{f: f.at(export{width: w, paper: inches}, "Figure.Paper"), env: f.env, build: f.build, paper: true, lib: f.lib}
 }
 
 // Caption is the figure's title block as one paragraph: for a paper
@@ -290,7 +310,7 @@ func (f *Figure) Scale(scale float64) *Figure {
 	if err != nil {
 		fail("Figure.Scale", err)
 	}
-	return &Figure{f: pf, env: f.env, build: f.build, paper: f.paper}
+	return &Figure{f: pf, env: f.env, build: f.build, paper: f.paper, lib: f.lib}
 }
 
 // Plot returns the underlying plot figure.

@@ -62,22 +62,39 @@ func (s StudyResult) Bundle() display.Bundle {
 // Bundle shows the figure as interactive HTML and, unless the environment
 // says NoStatic, as its SVG export too: inside the HTML until the script
 // draws, and as image/svg+xml, so front ends that run no script show it.
-// A failed SVG export leaves the interactive figure and says why.
+// The HTML carries the chart library when the page needs it (see
+// Env.PageHasLibrary). A failed SVG export leaves the interactive figure
+// and says why.
 func (f Figure) Bundle() display.Bundle {
 	if f.f == nil {
 		return none("figure", "a result's Chart method or lab.Chart")
 	}
-	b := display.Bundle{display.TextPlain: f.f.String(), display.TextHTML: f.f.HTML()}
+	pf := f.pageFigure()
+	b := display.Bundle{display.TextPlain: pf.String(), display.TextHTML: pf.HTML()}
 	if f.env == nil || f.env.NoStatic {
 		return b
 	}
-	svg, err := f.f.SVGContext(f.env.ctx())
+	svg, err := pf.SVGContext(f.env.ctx())
 	if err != nil {
-		b[display.TextPlain] = fmt.Sprintf("%s\n(no static image: %v)", f.f.String(), err)
+		b[display.TextPlain] = fmt.Sprintf("%s\n(no static image: %v)", pf.String(), err)
 		return b
 	}
-	b[display.TextHTML], b[display.SVG] = f.f.WithStatic(svg), svg
+	b[display.TextHTML], b[display.SVG] = pf.WithStatic(svg), svg
 	return b
+}
+
+// pageFigure is the figure as shown on the session's page: light when an
+// earlier figure brought the library there, unless Full or Light said.
+func (f Figure) pageFigure() *plot.Figure {
+	switch {
+	case f.lib == carryNever:
+		return f.f.Light()
+	case f.env == nil || f.env.PageHasLibrary == nil:
+		return f.f.Full()
+	case f.env.PageHasLibrary() && f.lib == carryAsNeeded:
+		return f.f.Light()
+	}
+	return f.f.Full()
 }
 
 // HTML shows the event as a table.

@@ -60,11 +60,34 @@ func TestBrowser(t *testing.T) {
 		rep := b.load(t, "/light-alone", htmlDoc("", "", f.LightFragment()), nil)
 		rep.clean(t) // a warning, not an error
 		got := rep.Figures[0]
-		if got.State != "error" || got.Canvas || !strings.Contains(got.Text, "light figure output") {
+		if got.State != "error" || got.Canvas || !strings.Contains(got.Text, "light figure output") || !strings.Contains(got.Text, ".Full()") {
 			t.Errorf("lone light fragment: state %q, canvas %v, text %q", got.State, got.Canvas, got.Text)
 		}
 		if waited := time.Since(start); waited > 20*time.Second {
 			t.Errorf("fallback took %v", waited)
+		}
+	})
+
+	// A light figure whose page lost the library keeps its static picture
+	// and says in one line how to redraw it.
+	t.Run("light-static-alone", func(t *testing.T) {
+		f := sampleFigure(t, "line-events")
+		svg, err := f.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := b.load(t, "/light-static-alone", htmlDoc("", "", f.Light().WithStatic(svg)), nil)
+		rep.clean(t)
+		var img struct{ Width, Height float64 }
+		if err := chromedp.Run(rep.tab, chromedp.Evaluate(`(function () { var i = document.querySelector("div[data-routelab-figure] img"); return i && i.complete ? {Width: i.naturalWidth, Height: i.naturalHeight} : {Width: 0, Height: 0}; })()`, &img)); err != nil {
+			t.Fatal(err)
+		}
+		got := rep.Figures[0]
+		if got.State != "static" || got.Canvas || img.Width == 0 || img.Height == 0 {
+			t.Errorf("lone light fragment with its static image: state %q, canvas %v, image %vx%v (want the image kept)", got.State, got.Canvas, img.Width, img.Height)
+		}
+		if !strings.Contains(got.Text, "Static picture") || !strings.Contains(got.Text, ".Full()") {
+			t.Errorf("note under the static image: %q, want one line that says how to redraw it", got.Text)
 		}
 	})
 

@@ -190,13 +190,15 @@ const cdfTooltip = `function (ps) {
 
 // cdfPoints returns the CDF ([latency, % within]) and the tail
 // ([latency, % at or above]) of sorted latencies at the ranks cdfRanks
-// picks.
+// picks: latencies and tail shares to the 4 significant digits the
+// tooltip shows (on log axes, 0.05 % of a decade at most), CDF shares to
+// 0.01 points (a few hundredths of a pixel).
 func cdfPoints(sorted []float64) (cdf, ccdf []any) {
 	n := float64(len(sorted))
 	for _, k := range cdfRanks(len(sorted), maxCDFPoints) {
-		x := round(sorted[k-1], 3)
-		cdf = append(cdf, []any{x, round(100*float64(k)/n, 4)})
-		ccdf = append(ccdf, []any{x, round(100*(n-float64(k)+1)/n, 6)})
+		x := significant(sorted[k-1], 4)
+		cdf = append(cdf, []any{x, round(100*float64(k)/n, 2)})
+		ccdf = append(ccdf, []any{x, significant(100*(n-float64(k)+1)/n, 4)})
 	}
 	return cdf, ccdf
 }

@@ -273,6 +273,13 @@ func (f *Figure) Light() *Figure {
 	return &c
 }
 
+// Full returns a copy of f whose HTML is the full fragment, library inside.
+func (f *Figure) Full() *Figure {
+	c := *f
+	c.light = false
+	return &c
+}
+
 // String describes the figure for text/plain outputs.
 func (f *Figure) String() string {
 	if f == nil {

@@ -271,6 +271,14 @@ func round(x float64, d int) float64 {
 	return math.Round(x*p) / p
 }
 
+// significant keeps d significant digits.
+func significant(x float64, d int) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	return round(x, d-1-int(math.Floor(math.Log10(math.Abs(x)))))
+}
+
 // tint is a colour ("#rrggbb") at the given opacity, as CSS rgba.
 func tint(color string, alpha float64) string {
 	v, err := strconv.ParseUint(strings.TrimPrefix(color, "#"), 16, 32)

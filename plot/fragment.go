@@ -1,11 +1,14 @@
 package plot
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
 	"encoding/base64"
 	"fmt"
 	"html"
 	"strings"
+	"sync"
 )
 
 // runtimeJS draws one figure; every fragment and page calls it with the
@@ -13,6 +16,18 @@ import (
 //
 //go:embed runtime.js
 var runtimeJS string
+
+// fragmentRuntime is runtimeJS as every fragment carries it: without its comment
+// lines and indentation, which each output would otherwise repeat.
+var fragmentRuntime = sync.OnceValue(func() string {
+	var lines []string
+	for _, l := range strings.Split(runtimeJS, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "//") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+})
 
 // lightWaitMillis is how long a light fragment waits for the library before
 // it shows its message: long enough for a full fragment earlier in the
@@ -27,6 +42,9 @@ type fragmentConfig struct {
 	width    string // CSS width of the container
 	theme    Theme
 	wait     int // milliseconds to wait for a library this fragment lacks
+	// packed carries the option gzip+base64 (a fifth of its size or less),
+	// for light fragments, which must stay small.
+	packed bool
 }
 
 // Fragment returns the figure as one self-contained text/html snippet for a
@@ -46,7 +64,7 @@ func (f *Figure) Fragment() string {
 // full fragment. Alone, it waits briefly for the library and then shows a
 // message saying how to get the full output, never an empty box.
 func (f *Figure) LightFragment() string {
-	return f.fragment(fragmentConfig{width: "100%", theme: f.theme, wait: lightWaitMillis})
+	return f.fragment(fragmentConfig{width: "100%", theme: f.theme, wait: lightWaitMillis, packed: true})
 }
 
 // WithStatic returns f's HTML output (the full fragment, or the light one
@@ -58,7 +76,7 @@ func (f *Figure) LightFragment() string {
 func (f *Figure) WithStatic(svg string) string {
 	c := fragmentConfig{width: "100%", theme: f.theme, fallback: svg}
 	if f.light {
-		c.wait = lightWaitMillis
+		c.wait, c.packed = lightWaitMillis, true
 	} else {
 		c.lib = libraryGzipBase64()
 	}
@@ -88,7 +106,62 @@ const placeholder = `<p style="margin:0;padding:0.6em 0;font:13px/1.4 sans-serif
 // leave a heap of words (nbconvert --sanitize-html does), while one that
 // refuses data: URLs leaves an image that shows its alternative text.
 const staticImage = `<img alt="Figure “%s” (static image; its interactive form needs scripts: trust the notebook or allow them)" ` +
-	`style="display:block;width:100%%;height:auto;" src="data:image/svg+xml;base64,%s">`
+	`style="display:block;width:100%%;height:auto;" src="data:image/svg+xml;charset=utf-8,%s">`
+
+// gzipBase64 packs text as the runtime's unpack reads it. The gzip header
+// holds no time or name, so the same option packs to the same bytes.
+func gzipBase64(text string) string {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression) // a valid level: no error
+	zw.Write([]byte(text))                                   // a bytes.Buffer does not fail
+	zw.Close()
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// svgDataURL returns svg as the data of a data: URL inside a double-quoted
+// HTML attribute, a quarter smaller than base64. Its attributes are
+// delimited by single quotes instead (quotes in text and values become
+// character references), and what the URL or the HTML parser would take
+// for its own is percent-encoded: the escape character, the fragment mark,
+// the ampersand (the HTML parser would decode references, leaving bare &
+// in the XML) and line breaks, which URL parsing drops.
+func svgDataURL(svg string) string {
+	var b strings.Builder
+	b.Grow(len(svg) + len(svg)/16)
+	inTag, inValue := false, false
+	for _, r := range svg {
+		switch {
+		case r == '"' && inTag:
+			inValue = !inValue
+			b.WriteByte('\'')
+		case r == '"':
+			b.WriteString("%26%2334;")
+		case r == '\'' && (inValue || !inTag):
+			b.WriteString("%26%2339;")
+		case r == '<' && !inValue:
+			inTag = true
+			b.WriteRune(r)
+		case r == '>' && !inValue:
+			inTag = false
+			b.WriteRune(r)
+		case r == '%':
+			b.WriteString("%25")
+		case r == '#':
+			b.WriteString("%23")
+		case r == '&':
+			b.WriteString("%26")
+		case r == '\n':
+			b.WriteString("%0A")
+		case r == '\r':
+			b.WriteString("%0D")
+		case r == '\t':
+			b.WriteString("%09")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 func (f *Figure) fragment(c fragmentConfig) string {
 	lib := "null"
@@ -96,7 +169,7 @@ func (f *Figure) fragment(c fragmentConfig) string {
 		lib = `"` + c.lib + `"` // base64 needs no escaping
 	}
 	var b strings.Builder
-	b.Grow(len(c.lib) + len(f.optionJS) + len(runtimeJS) + 512)
+	b.Grow(len(c.lib) + len(f.optionJS) + len(fragmentRuntime()) + 512)
 	label := html.EscapeString(f.label())
 	option, height := f.optionJS, f.htmlHeight
 	if c.static {
@@ -107,13 +180,17 @@ func (f *Figure) fragment(c fragmentConfig) string {
 	style, content := fmt.Sprintf("width:%s;height:%dpx;", c.width, height), fmt.Sprintf(placeholder, label)
 	if c.fallback != "" {
 		style = fmt.Sprintf("width:%s;max-width:%dpx;", c.width, f.width)
-		content = fmt.Sprintf(staticImage, label, base64.StdEncoding.EncodeToString([]byte(c.fallback)))
+		content = fmt.Sprintf(staticImage, label, svgDataURL(c.fallback))
 	}
 	fmt.Fprintf(&b, `<div class="routelab-figure" data-routelab-figure="%s" data-routelab-key="%s" role="img" aria-label="%s" style="%s">%s</div>`,
 		f.id, f.key, label, style, content)
 	b.WriteString("\n<script type=\"text/javascript\">\n(")
-	b.WriteString(strings.TrimSpace(runtimeJS))
-	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, wait: %d, height: %d,\nlib: %s,\noption: function () { return %s; }});\n</script>",
-		jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.wait, height, lib, option)
+	b.WriteString(fragmentRuntime())
+	fmt.Fprintf(&b, ")({id: %s, key: %s, theme: %s, wait: %d, height: %d,\nlib: %s,\n", jsString(f.id), jsString(f.key), jsString(string(c.theme)), c.wait, height, lib)
+	if c.packed {
+		fmt.Fprintf(&b, "packed: %q});\n</script>", gzipBase64(option))
+	} else {
+		fmt.Fprintf(&b, "option: function () { return %s; }});\n</script>", option)
+	}
 	return b.String()
 }

@@ -42,7 +42,7 @@ func TestFragmentShape(t *testing.T) {
 			body := m[1]
 			assertScriptSafe(t, body)
 			// Nothing global: the script is one call of a function expression.
-			if !strings.HasPrefix(body, "(function (spec) {") || !strings.HasSuffix(body, "}});") {
+			if !strings.HasPrefix(body, "(function (spec) {") || !strings.HasSuffix(body, "});") {
 				t.Errorf("script is not a single function call:\n%.100s ... %.100s", body, body[len(body)-100:])
 			}
 			if regexp.MustCompile(`\b(let|const|class)\s`).MatchString(body) {

@@ -37,7 +37,7 @@ func EvaluatePage(ctx context.Context, page []byte, script string, result any) e
   var all = document.querySelectorAll("div[data-routelab-figure]");
   for (var i = 0; i < all.length; i++) {
     var s = all[i].getAttribute("data-routelab-state");
-    if (s !== "ready" && s !== "error") return false;
+    if (s !== "ready" && s !== "error" && s !== "static") return false;
   }
   return true;
 })()`

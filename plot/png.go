@@ -136,7 +136,7 @@ const figureStates = `(function () {
   var all = document.querySelectorAll("div[data-routelab-figure]"), out = [];
   for (var i = 0; i < all.length; i++) {
     var s = all[i].getAttribute("data-routelab-state");
-    if (s !== "ready" && s !== "error") return false;
+    if (s !== "ready" && s !== "error" && s !== "static") return false;
     out.push(s);
   }
   return out.length ? out : false;

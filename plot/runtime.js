@@ -13,12 +13,20 @@ function (spec) {
   w.__routelabSeq = (w.__routelabSeq || 0) + 1;
   el.id = spec.id + "-" + w.__routelabSeq;
   library().then(function (echarts) {
+    if (echarts && spec.packed) {
+      return inflate(spec.packed).then(function (src) {
+        spec.option = evaluate(src);
+        mount(echarts);
+      });
+    }
     if (echarts) {
       mount(echarts);
+    } else if (el.querySelector("img")) {
+      note("Static picture: its interactive form draws with the chart library an earlier figure brings, " +
+        "and none on this page does. To redraw it, show this figure with .Full().");
     } else {
-      fail("This is a light figure output: it draws with the ECharts library that a full routelab figure " +
-        "earlier on the page provides, and there is none here. Show the figure with its full output " +
-        "(display the Figure itself rather than its Light() copy) to see it.", "warn");
+      fail("This is a light figure output: it draws with the chart library that a full routelab figure " +
+        "earlier on the page provides, and there is none here. To draw it, show the figure with .Full().", "warn");
     }
   }).catch(function (err) {
     fail("routelab could not draw this figure: " + (err && err.message ? err.message : err), "error");
@@ -64,22 +72,42 @@ function (spec) {
   // shadowed, so require.js (classic Notebook, nbconvert) sees no anonymous
   // define() and the library lands on window.echarts.
   function unpack(b64) {
+    return inflate(b64).then(function (src) {
+      if (!w.echarts) run("(function (define, module, exports) {\n" + src + "\n}).call(window);");
+      if (!w.echarts) throw new Error("the embedded ECharts library did not install");
+      return w.echarts;
+    });
+  }
+
+  // inflate decodes gzip+base64 text: the library, and a light fragment's
+  // packed option.
+  function inflate(b64) {
     if (typeof DecompressionStream !== "function") {
       return Promise.reject(new Error("this browser lacks DecompressionStream (Chrome 80, Firefox 113, Safari 16.4 or newer)"));
     }
     var bin = atob(b64), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(text).text().then(function (src) {
-      if (!w.echarts) {
-        var s = d.createElement("script");
-        s.text = "(function (define, module, exports) {\n" + src + "\n}).call(window);";
-        (d.head || d.documentElement).appendChild(s);
-        s.parentNode.removeChild(s);
-      }
-      if (!w.echarts) throw new Error("the embedded ECharts library did not install");
-      return w.echarts;
-    });
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  }
+
+  // evaluate turns a packed option's source (an expression with functions
+  // in it, as an unpacked fragment writes inline) into the function that
+  // builds it afresh for every mount.
+  function evaluate(src) {
+    var key = "__routelabOption" + w.__routelabSeq;
+    run("window." + key + " = function () { return (" + src + "); };");
+    var f = w[key];
+    delete w[key];
+    if (typeof f !== "function") throw new Error("the figure's packed option did not evaluate");
+    return f;
+  }
+
+  // run runs source as a page script, as the front end runs the fragment's.
+  function run(src) {
+    var s = d.createElement("script");
+    s.text = src;
+    (d.head || d.documentElement).appendChild(s);
+    s.parentNode.removeChild(s);
   }
 
   function mount(echarts) {
@@ -138,6 +166,18 @@ function (spec) {
   }
   function luminance(c) {
     return (0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]) / 255;
+  }
+
+  // note keeps the static image and says, in one line under it, why the
+  // interactive figure is missing and how to get it.
+  function note(message) {
+    el.setAttribute("data-routelab-state", "static");
+    var p = d.createElement("p");
+    p.className = "routelab-figure-note";
+    p.style.cssText = "margin:0.3em 0 0;font:12px/1.4 sans-serif;color:#868e96;";
+    p.textContent = message;
+    el.appendChild(p);
+    if (w.console) console.warn("routelab figure " + spec.id + ": " + message);
   }
 
   function fail(message, level) {

@@ -46,7 +46,20 @@ func (r *SVGRenderer) String() string {
 
 // Render returns f as an SVG document of f's size. An auto theme renders as
 // light, on an opaque background (white, or the dark theme's own).
-func (r *SVGRenderer) Render(ctx context.Context, f *Figure) (svg string, err error) {
+func (r *SVGRenderer) Render(ctx context.Context, f *Figure) (string, error) {
+	svg, err := r.raw(ctx, f)
+	if err != nil {
+		return "", err
+	}
+	return compactSVG(svg, svgIDPrefix(f)), nil
+}
+
+// svgIDPrefix starts the ids of f's SVG, which must not meet another
+// figure's where a front end inlines several SVG documents in one page.
+func svgIDPrefix(f *Figure) string { return f.id + "-" + f.key + "-" }
+
+// raw is Render without compactSVG: the SVG as ECharts writes it.
+func (r *SVGRenderer) raw(ctx context.Context, f *Figure) (svg string, err error) {
 	var rt *svgRuntime
 	select {
 	case rt = <-r.slots:
@@ -188,8 +201,7 @@ func (rt *svgRuntime) render(ctx context.Context, f *Figure) (svg string, health
 	if err != nil {
 		return "", true, err
 	}
-	prefix := f.id + "-" + f.key + "-"
-	return zrenderIDs().ReplaceAllString(out.String(), "${1}"+prefix), true, nil
+	return zrenderIDs().ReplaceAllString(out.String(), "${1}"+svgIDPrefix(f)), true, nil
 }
 
 // SVG implements display.SVGer, using the renderer from the figure's Spec

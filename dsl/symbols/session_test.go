@@ -386,3 +386,43 @@ fmt.Sprint(after == lab.Compare(scn, fresh).String(), after == before)`)
 		t.Errorf("after redefining sticky.pick: (same as a fresh policy, same as before) = %s, want \"true false\"", got)
 	}
 }
+
+// The first figure a session shows carries the chart library; later ones
+// carry a light fragment with their static image inside, small enough for
+// a notebook to hold many; Full and Light override. A new session starts
+// again with the library.
+func TestLaterFiguresAreLight(t *testing.T) {
+	const limit = 60 * 1000
+	s := newSession(t)
+	exec(t, s, `res := lab.Compare(lab.Straggler(), lab.RoundRobin(), lab.LeastQueue(), lab.LatencyAware(), lab.Adaptive(), lab.P2C())`)
+	show := func(code string) (html string, library bool) {
+		t.Helper()
+		b, _ := exec(t, s, code)
+		html, _ = b[display.TextHTML].(string)
+		if !strings.Contains(html, "<img") {
+			t.Errorf("%s: no static image inside the HTML", code)
+		}
+		return html, !strings.Contains(html, "lib: null")
+	}
+	if html, lib := show(`res.Chart()`); !lib || len(html) < 400_000 {
+		t.Errorf("first figure: library %v, %d bytes; want the library inside", lib, len(html))
+	}
+	for _, code := range []string{`res.CDF()`, `res.Chart()`, `res.Paired("adaptive", "least-queue").Chart()`, `res.Chart().Light()`} {
+		html, lib := show(code)
+		t.Logf("%s: %d bytes", code, len(html))
+		if lib || len(html) > limit {
+			t.Errorf("%s after the first figure: library %v, %d bytes; want a light fragment of at most %d bytes", code, lib, len(html), limit)
+		}
+	}
+	if _, lib := show(`res.Chart().Full()`); !lib {
+		t.Error("res.Chart().Full() has no library")
+	}
+	if _, lib := show(`res.Chart()`); lib {
+		t.Error("a figure after Full carries the library again")
+	}
+	s2 := newSession(t)
+	b, _ := exec(t, s2, `lab.Compare(lab.Steady(), lab.RoundRobin(), lab.LeastQueue()).Chart()`)
+	if html, _ := b[display.TextHTML].(string); strings.Contains(html, "lib: null") {
+		t.Error("a new session's first figure is light")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/routelab/routelab/dsl"
 	"github.com/routelab/routelab/engine"
@@ -91,6 +92,13 @@ func NewPolicySession(opts dsl.Options, onPolicy func(lab.PolicySpec)) (*dsl.Ses
 	return dsl.New(opts)
 }
 
+// onePage is a session's answer to whether its page has the chart library:
+// false for the first figure shown, which brings it, true after.
+func onePage() func() bool {
+	var shown atomic.Bool
+	return func() bool { return shown.Swap(true) }
+}
+
 // statelessLab are lab's functions whose function argument every run of a
 // comparison calls: state it keeps outside itself makes results depend on
 // the order of parallel runs and on earlier ones.
@@ -110,13 +118,14 @@ func statelessLab() map[string]string {
 func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflect.Value {
 	return func(h dsl.Host) map[string]reflect.Value {
 		env := &lab.Env{
-			Context:    h.Context,
-			SVG:        plot.NewSVGRenderer(1),
-			Callback:   func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
-			OnPolicy:   onPolicy,
-			Display:    h.DisplayWithID,
-			Headless:   h.Headless,
-			Background: h.Background,
+			Context:        h.Context,
+			SVG:            plot.NewSVGRenderer(1),
+			Callback:       func(rng *engine.Rand, call func()) { h.Callback(rng, call) },
+			OnPolicy:       onPolicy,
+			Display:        h.DisplayWithID,
+			PageHasLibrary: onePage(),
+			Headless:       h.Headless,
+			Background:     h.Background,
 		}
 		return map[string]reflect.Value{
 			"Compare":  reflect.ValueOf(env.Compare),
