@@ -73,8 +73,10 @@ func (s Spec) String() string {
 // toolbox, tooltips and zoom controls and is laid out to hold at any
 // container width from the narrower of its export width and 640 px up;
 // the static one (exports) has no controls and is laid out for the export
-// width exactly. Figures made by New from a chart have one layout and a
-// static option that is the chart's without its controls.
+// width exactly. Figures made by New from a chart get routelab's layout
+// where the chart leaves positions unset: title, subtitle and legend rows
+// from the top down, measured, and the plot area under them with room for
+// the axis names and labels.
 type Figure struct {
 	id, title, kind string
 	theme           Theme
@@ -107,7 +109,11 @@ var validID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // New makes a Figure from a go-echarts chart. It reads the chart once (the
 // chart may be changed or reused afterwards without affecting the figure)
 // and works around go-echarts 2.6.7's defects; see docs/plotting.md.
-func New(chart Chart, spec Spec) (*Figure, error) {
+func New(chart Chart, spec Spec) (*Figure, error) { return newFigure(chart, spec, true) }
+
+// newFigure is New; arrange lays out what the chart leaves unset (a chart
+// from a cell), which routelab's own figures, laid out already, skip.
+func newFigure(chart Chart, spec Spec, arrange bool) (*Figure, error) {
 	if chart == nil || (reflect.ValueOf(chart).Kind() == reflect.Pointer && reflect.ValueOf(chart).IsNil()) {
 		return nil, fmt.Errorf("plot: figure %q has no chart", spec.ID)
 	}
@@ -138,13 +144,19 @@ func New(chart Chart, spec Spec) (*Figure, error) {
 		id: spec.ID, title: opt.title, kind: chart.Type(), theme: theme,
 		width: width, height: height, htmlHeight: height, series: opt.series, svg: spec.SVG, pngScale: defaultPNGScale,
 	}
+	static := staticTree(opt.tree)
+	if arrange {
+		static = copyTree(static).(map[string]any)
+		arrangeChart(opt.tree, float64(min(width, minHTMLWidth)), float64(height), true)
+		arrangeChart(static, float64(width), float64(height), false)
+	}
 	if f.optionJSON, err = encodeJSON(opt.tree); err != nil {
 		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
 	}
 	if f.optionJS, err = encodeJS(opt.tree); err != nil {
 		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
 	}
-	if f.staticJS, err = encodeJS(staticTree(opt.tree)); err != nil {
+	if f.staticJS, err = encodeJS(static); err != nil {
 		return nil, fmt.Errorf("plot: figure %q: %w", spec.ID, err)
 	}
 	f.setKey()
@@ -155,7 +167,7 @@ func New(chart Chart, spec Spec) (*Figure, error) {
 // high) and whose exports draw static, a chart laid out for the export
 // size in spec.
 func withStatic(interactive, static Chart, htmlHeight int, spec Spec) (*Figure, error) {
-	f, err := New(interactive, spec)
+	f, err := newFigure(interactive, spec, false)
 	if err != nil {
 		return nil, err
 	}

@@ -254,7 +254,8 @@ func fixColors(tree map[string]any, chartColors []string, pal *Palette, series [
 	}
 	var keys []string
 	seen := map[string]bool{}
-	for i, n := range series {
+	// A pie or funnel takes a palette colour per data item, not per series.
+	for i, n := range legendNames(tree, map[string]any{}, series) {
 		if n == "" {
 			n = "series " + strconv.Itoa(i)
 		}

@@ -328,11 +328,23 @@ func clashes(st style, taken []style, whole bool) bool {
 	return false
 }
 
-// colors is the colours of names, in order.
+// colors is the colours of names, in order, each its own (as styles
+// gives them) for up to MaxPolicies names; beyond that the first
+// MaxPolicies names' colours, which ECharts then cycles through.
 func (p *Palette) colors(names []string) []string {
+	if len(names) > MaxPolicies {
+		names = names[:MaxPolicies]
+	}
+	sts, err := p.styles(names)
+	if err != nil { // cannot happen with at most MaxPolicies names
+		sts = make([]style, len(names))
+		for i, n := range names {
+			sts[i] = p.style(n)
+		}
+	}
 	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = p.Color(n)
+	for i, st := range sts {
+		out[i] = st.Color
 	}
 	return out
 }
