@@ -45,6 +45,8 @@ func galleryFigures() []galleryFigure {
 			func(t *testing.T) (*Figure, error) {
 				return Comparison(compare(t, mustScenario(t, "failure"), longPolicies(), testSeeds(), testProtocol()))
 			}},
+		{"comparison-serving.svg", "`Comparison` of the serving model (three routers on chat): TTFT p99, ITL p99, serving-SLO attainment and goodput, with the serving SLO drawn on them.",
+			func(t *testing.T) (*Figure, error) { return Comparison(servingComparison(t)) }},
 		{"latency-cdf.svg", "`LatencyCDF`: the failure scenario's latencies pooled over seeds, CDF and tail, each policy with its dash and markers at p50, p90 and p99.",
 			func(t *testing.T) (*Figure, error) { return LatencyCDF(testComparison(t, "failure")) }},
 		{"timeline.svg", "`Timeline`: one run with overlapping and nested events, each labelled on its own row; the warm-up is shaded lighter.",
@@ -60,6 +62,15 @@ func galleryFigures() []galleryFigure {
 		{"paired.svg", "`Paired`: per-seed differences under common random numbers, each bar in the colour of the policy that did better.",
 			func(t *testing.T) (*Figure, error) {
 				return Paired(testComparison(t, "straggler"), "least-queue", "adaptive")
+			}},
+		{"user-chart.svg", "A chart built in a cell with go-echarts' defaults (`lab.Chart(bar, \"tails\", \"\")`), laid out by routelab: title, subtitle, an eight-series legend in rows and both axis names, none on another.",
+			func(t *testing.T) (*Figure, error) {
+				for _, c := range userCharts() {
+					if c.name == "busy-bar" {
+						return New(c.build(), Spec{ID: "user-chart", Width: 1000})
+					}
+				}
+				return nil, fmt.Errorf("no busy-bar user chart")
 			}},
 		{"paired-identical.svg", "`Paired` of two policies that route alike: every panel says they are identical on every seed.",
 			func(t *testing.T) (*Figure, error) {
