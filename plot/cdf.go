@@ -84,6 +84,9 @@ func drawCDF(l *layout, c *experiment.Comparison, pools []pooled, none []string,
 	}
 	l.heading(title, sub)
 	l.legend(lineEntries(drawn), edge, l.w-2*edge)
+	if l.s.paperColumn() {
+		return drawTailOnly(l, slo, lo, hi, most, pools)
+	}
 	cols := 2
 	yt := [2]ticks{linearTicks(0, 100, 160, false, 5), logTicks(math.Pow(10, math.Floor(math.Log10(100/float64(most)))), 100, 160, false)}
 	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
@@ -125,6 +128,47 @@ func drawCDF(l *layout, c *experiment.Comparison, pools []pooled, none []string,
 	l.tooltip("axis", cdfTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return fixed + float64(3-cols)*ph, nil
+}
+
+// drawTailOnly is the CDF figure for a paper's column, which has room for
+// one panel: the tail, where the pooled p99 is read (the caption names the
+// figure's panels as its title block does).
+func drawTailOnly(l *layout, slo, lo, hi float64, most int, pools []pooled) (float64, error) {
+	yt := logTicks(math.Pow(10, math.Floor(math.Log10(100/float64(most)))), 100, 120, false)
+	gutter := yGutter(yt)
+	x, pw := fitX(l.w, edge+gutter, func(pw float64) ticks { return logTicks(math.Max(lo, 0.01), hi, pw, true) })
+	head := fontText.wrap(cdfHeads[1], pw)
+	headH := float64(len(head)) * fontText.lineHeight()
+	fixed := l.y + headH + stripH + xFooter(1) + edge
+	ph := math.Max(l.h-fixed, 100)
+	left, top := edge+gutter, l.y
+	l.text(head, fontText, left, top, "")
+	l.rect.SetGlobalOptions(charts.WithGridOpts(gridAt(left, top+headH+stripH, pw, ph, l.w)))
+	l.raw["xAxis"] = []any{x.axis(0, "latency (ms, log scale)", map[string]any{"nameGap": xNameGap()})}
+	l.raw["yAxis"] = []any{yt.axis(0, cdfYName[1], map[string]any{"nameGap": yNameGap(yt)})}
+	text := fmt.Sprintf("SLO %g ms", slo)
+	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
+	l.labels(0, []placed{{x: slo, y: yt.min, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest,
+		align: anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw), color: neutral}})
+	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", 1) }))
+	l.labels(0, []placed{{x: x.min, y: 1, dx: 4, dy: -fontSmallest.lineHeight() - 1, lines: []string{"1%: pooled p99"},
+		font: fontSmallest, align: "left", color: neutral}})
+	for _, p := range pools {
+		st := l.style(p.name)
+		_, ccdf := cdfPoints(p.lat)
+		l.addLine(charts.SingleSeries{Name: p.name, Id: "tail " + p.name, Type: "line", ShowSymbol: opts.Bool(false),
+			Symbol: string(st.Marker), SymbolSize: 7, Data: ccdf,
+			ItemStyle: &opts.ItemStyle{Color: st.Color}, LineStyle: &opts.LineStyle{Color: st.Color, Width: 2}}, st.Dash)
+		n := float64(len(p.lat))
+		var tail []any
+		for _, q := range []float64{50, 90, 99} {
+			k := math.Ceil(q / 100 * n)
+			tail = append(tail, []any{round(engine.NearestRank(p.lat, q), 3), round(100*(n-k+1)/n, 6)})
+		}
+		l.add(seedDots(p.name, st, 0, tail))
+	}
+	l.tooltip("axis", cdfTooltip)
+	return fixed + ph, nil
 }
 
 // lineEntries are legend entries drawn as each series' own line icon

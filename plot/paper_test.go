@@ -40,7 +40,7 @@ func paperFigures(t testing.TB) map[string]func(...Option) (*Figure, error) {
 var paperFits = map[string]bool{
 	"comparison/OneColumn": true, "comparison/TwoColumn": true,
 	"comparison, 8 routers/OneColumn": true, "comparison, 8 routers/TwoColumn": true,
-	"latency-cdf/TwoColumn": true,
+	"latency-cdf/OneColumn": true, "latency-cdf/TwoColumn": true,
 }
 
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)
