@@ -131,10 +131,10 @@ func NewScenario(name string) Scenario {
 // events; a serving scenario also has its usual rate (req/s) and sets up
 // its serving section.
 type scenarioDef struct {
-	name, about string
-	events      []Event
-	rate        float64
-	serving     func(*Scenario)
+	name, lab, about string // lab: the lab function that makes it
+	events           []Event
+	rate             float64
+	serving          func(*Scenario)
 }
 
 func builtinScenarios() []scenarioDef { return append(specScenarios(), servingScenarios()...) }
@@ -142,12 +142,12 @@ func builtinScenarios() []scenarioDef { return append(specScenarios(), servingSc
 // specScenarios are the specification's four scenarios.
 func specScenarios() []scenarioDef {
 	return []scenarioDef{
-		{name: "steady", about: "constant traffic, no events"},
-		{name: "burst", about: "traffic ×2 from 6 s to 9 s", events: []Event{
+		{name: "steady", lab: "Steady", about: "constant traffic, no events"},
+		{name: "burst", lab: "Burst", about: "traffic ×2 from 6 s to 9 s", events: []Event{
 			{At: 6000, Kind: EventScaleRate, Value: 2}, {At: 9000, Kind: EventScaleRate, Value: 1}}},
-		{name: "straggler", about: "replica 1 slows ×5 at 5 s and recovers at 10 s", events: []Event{
+		{name: "straggler", lab: "Straggler", about: "replica 1 slows ×5 at 5 s and recovers at 10 s", events: []Event{
 			{At: 5000, Kind: EventSlow, Replica: 1, Value: 5}, {At: 10000, Kind: EventRestore, Replica: 1}}},
-		{name: "failure", about: "replica 2 fails at 6 s and recovers at 10 s", events: []Event{
+		{name: "failure", lab: "Failure", about: "replica 2 fails at 6 s and recovers at 10 s", events: []Event{
 			{At: 6000, Kind: EventFail, Replica: 2}, {At: 10000, Kind: EventRecover, Replica: 2}}},
 	}
 }
@@ -164,6 +164,35 @@ func findScenario(name string) (scenarioDef, bool) {
 		}
 	}
 	return scenarioDef{}, false
+}
+
+// ScenarioEntry is a built-in scenario's record in the registry, which
+// every list of scenarios is read from: --scenario, lab.Named, lab's
+// functions and the docs.
+type ScenarioEntry struct {
+	Name   string // the name of --scenario, records and lab.Named
+	Family string // one of ScenarioFamilies
+	About  string // what it shows, in a few words
+	// LabFunc is the lab function that makes it (lab.KVPressure for
+	// "kv-pressure"): its name spelled as a Go identifier.
+	LabFunc string
+	Rate    float64 // its usual arrival rate, req/s
+}
+
+// ScenarioFamilies are the families of built-in scenarios: the
+// specification's four, and those of the serving model.
+func ScenarioFamilies() []string { return []string{"specification", "serving"} }
+
+// BuiltinScenarios lists the built-in scenarios' records, the
+// specification's first.
+func BuiltinScenarios() []ScenarioEntry {
+	var out []ScenarioEntry
+	for i, defs := range []func() []scenarioDef{specScenarios, servingScenarios} {
+		for _, d := range defs() {
+			out = append(out, ScenarioEntry{Name: d.name, Family: ScenarioFamilies()[i], About: d.about, LabFunc: d.lab, Rate: ScenarioRate(d.name)})
+		}
+	}
+	return out
 }
 
 // ScenarioNames lists the built-in scenarios.

@@ -7,16 +7,16 @@ package engine
 // scenario above, the cluster's capacity at the default heterogeneity.
 func servingScenarios() []scenarioDef {
 	return []scenarioDef{
-		{name: "chat", about: "chat turns behind 32 shared system prompts of 1,000 tokens (Zipf), prefix caching", rate: 24,
+		{name: "chat", lab: "Chat", about: "chat turns behind 32 shared system prompts of 1,000 tokens (Zipf), prefix caching", rate: 24,
 			serving: chatServing},
-		{name: "sessions", about: "multi-turn conversations: each turn's prompt extends the last turn's", rate: 18,
+		{name: "sessions", lab: "Sessions", about: "multi-turn conversations: each turn's prompt extends the last turn's", rate: 18,
 			serving: func(s *Scenario) {
 				chatServing(s)
 				w := &s.Serving.Workload
 				w.PrefixGroups, w.SystemPromptTokens = 8, 400
 				w.Sessions, w.MeanTurns, w.MaxContextTokens = 300, 4, 12000
 			}},
-		{name: "long-context", about: "chat with a tenth of long documents (prompts of 4k–32k tokens) and a tenth of long replies", rate: 9,
+		{name: "long-context", lab: "LongContext", about: "chat with a tenth of long documents (prompts of 4k–32k tokens) and a tenth of long replies", rate: 9,
 			serving: func(s *Scenario) {
 				chatServing(s)
 				s.Serving.Workload.Mix = []RequestClass{
@@ -25,7 +25,7 @@ func servingScenarios() []scenarioDef {
 					{Name: "long-reply", Share: 0.1, Prompt: TokenCount{Median: 200, Sigma: 0.6, Min: 16, Max: 1024}, Output: TokenCount{Median: 300, Sigma: 0.3, Min: 64, Max: 600}},
 				}
 			}},
-		{name: "kv-pressure", about: "long replies into KV caches of 256 blocks: admissions wait and requests are preempted", rate: 4,
+		{name: "kv-pressure", lab: "KVPressure", about: "long replies into KV caches of 256 blocks: admissions wait and requests are preempted", rate: 4,
 			serving: func(s *Scenario) {
 				chatServing(s)
 				s.Demand.Tokens.Prompt = TokenCount{Median: 200, Sigma: 0.6, Min: 16, Max: 1024}
@@ -33,17 +33,17 @@ func servingScenarios() []scenarioDef {
 				s.Serving.Workload.SystemPromptTokens = 200
 				s.Serving.KVBlocks = 256
 			}},
-		{name: "hot-prefix", about: "chat; traffic ×2 from 6 s to 9 s, 60 % of it on a new system prompt",
+		{name: "hot-prefix", lab: "HotPrefix", about: "chat; traffic ×2 from 6 s to 9 s, 60 % of it on a new system prompt",
 			rate: 20, serving: func(s *Scenario) {
 				chatServing(s)
 				s.Serving.Workload.HotPrefix = HotPrefix{FromMs: 6000, ToMs: 9000, Share: 0.6}
 			}, events: []Event{{At: 6000, Kind: EventScaleRate, Value: 2}, {At: 9000, Kind: EventScaleRate, Value: 1}}},
-		{name: "herding", about: "chat near capacity with signals scraped every 200 ms: stale queues herd", rate: 30,
+		{name: "herding", lab: "Herding", about: "chat near capacity with signals scraped every 200 ms: stale queues herd", rate: 30,
 			serving: func(s *Scenario) {
 				chatServing(s)
 				s.Serving.Signals.RefreshMs = 200
 			}},
-		{name: "prefix-failure", about: "chat; replica 2 fails at 6 s and recovers at 10 s with an empty prefix cache", rate: 20,
+		{name: "prefix-failure", lab: "PrefixFailure", about: "chat; replica 2 fails at 6 s and recovers at 10 s with an empty prefix cache", rate: 20,
 			serving: chatServing, events: []Event{{At: 6000, Kind: EventFail, Replica: 2}, {At: 10000, Kind: EventRecover, Replica: 2}}},
 	}
 }

@@ -308,6 +308,21 @@ func (e PolicyEntry) HTML() string {
 	return sh.HTML()
 }
 
+// String is the record on one line.
+func (e ScenarioEntry) String() string {
+	return fmt.Sprintf("%s (%s): %s; %g req/s; lab.%s", e.Name, e.Family, e.About, e.Rate, e.LabFunc)
+}
+
+// HTML shows the record as a table.
+func (e ScenarioEntry) HTML() string {
+	sh := sheet.Sheet{Title: "built-in scenario " + e.Name}
+	sh.Add("family", e.Family)
+	sh.Add("what it shows", e.About)
+	sh.Add("usual rate", fmt.Sprintf("%g req/s", e.Rate))
+	sh.Add("lab function", "lab."+e.LabFunc)
+	return sh.HTML()
+}
+
 // String names the colour and, where fixed, the marker and the dash.
 func (s PolicyStyle) String() string {
 	if s.Colour == 0 {

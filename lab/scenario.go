@@ -117,6 +117,32 @@ func Failure() *Scenario { return builtin("lab.Failure", "failure") }
 // prefix-failure) at its usual rate (docs/serving.md).
 func Named(name string) *Scenario { return builtin("lab.Named", name) }
 
+// The serving model's scenarios (engine.BuiltinScenarios describes each),
+// at their usual rates; lab.Named(name) makes the same.
+
+// Chat is chat turns behind 32 shared system prompts, with prefix caching.
+func Chat() *Scenario { return builtin("lab.Chat", "chat") }
+
+// Sessions is multi-turn conversations, each turn extending the last.
+func Sessions() *Scenario { return builtin("lab.Sessions", "sessions") }
+
+// LongContext is chat with a tenth of long documents and of long replies.
+func LongContext() *Scenario { return builtin("lab.LongContext", "long-context") }
+
+// KVPressure is long replies into small KV caches: admissions wait,
+// requests are preempted.
+func KVPressure() *Scenario { return builtin("lab.KVPressure", "kv-pressure") }
+
+// HotPrefix is chat whose burst lands on a new system prompt.
+func HotPrefix() *Scenario { return builtin("lab.HotPrefix", "hot-prefix") }
+
+// Herding is chat near capacity with signals scraped every 200 ms.
+func Herding() *Scenario { return builtin("lab.Herding", "herding") }
+
+// PrefixFailure is chat with a replica that fails and returns with an
+// empty prefix cache.
+func PrefixFailure() *Scenario { return builtin("lab.PrefixFailure", "prefix-failure") }
+
 // with returns a copy changed by f and checked whole, failing as op.
 func (s *Scenario) with(op string, f func(c *Scenario)) *Scenario {
 	c := *s

@@ -196,6 +196,7 @@ func displaySamples(t *testing.T) map[string][]any {
 		"engine.PolicyKind":        {engine.PickerPolicy},
 		"engine.PolicyParam":       anys(spec.Params),
 		"engine.PolicyEntry":       anys(engine.BuiltinPolicies()),
+		"engine.ScenarioEntry":     anys(engine.BuiltinScenarios()),
 		"engine.PolicyStyle":       {engine.BuiltinPolicies()[0].Style, engine.BuiltinPolicies()[8].Style},
 		"experiment.PolicyResult":  {r.cmp.Policies[0]},
 		"engine.PolicySpec":        r.specs,

@@ -57,13 +57,34 @@ func TestRegistryHasLabFunctions(t *testing.T) {
 			t.Errorf("registry policy %q's constructor makes %q", e.Name, spec.Name)
 		}
 	}
-	for _, name := range engine.ScenarioNames() {
-		if engine.ScenarioAbout(name) == "" {
-			t.Errorf("scenario %q has no description", name)
+	labSyms := symbols.Symbols()[symbols.LabPath+"/lab"]
+	scenarioType := reflect.TypeFor[*lab.Scenario]()
+	var scenarioNames []string
+	for _, e := range engine.BuiltinScenarios() {
+		scenarioNames = append(scenarioNames, e.Name)
+		if e.About == "" || e.About != engine.ScenarioAbout(e.Name) {
+			t.Errorf("scenario %q has description %q (ScenarioAbout: %q)", e.Name, e.About, engine.ScenarioAbout(e.Name))
 		}
-		if scn, _, err := lab.Named(name).Engine(); err != nil || scn.Name != name {
-			t.Errorf("lab.Named(%q) is %q (%v)", name, scn.Name, err)
+		if !slices.Contains(engine.ScenarioFamilies(), e.Family) {
+			t.Errorf("scenario %q has family %q, not one of %v", e.Name, e.Family, engine.ScenarioFamilies())
 		}
+		if e.Rate <= 0 || e.Rate != engine.ScenarioRate(e.Name) {
+			t.Errorf("scenario %q has rate %g (ScenarioRate: %g)", e.Name, e.Rate, engine.ScenarioRate(e.Name))
+		}
+		if scn, _, err := lab.Named(e.Name).Engine(); err != nil || scn.Name != e.Name {
+			t.Errorf("lab.Named(%q) is %q (%v)", e.Name, scn.Name, err)
+		}
+		v, ok := labSyms[e.LabFunc]
+		if !ok || v.Kind() != reflect.Func || v.Type().NumIn() != 0 || v.Type().NumOut() != 1 || v.Type().Out(0) != scenarioType {
+			t.Errorf("scenario %q names lab.%q, which is not a lab function making a *lab.Scenario", e.Name, e.LabFunc)
+			continue
+		}
+		if scn, _, err := v.Call(nil)[0].Interface().(*lab.Scenario).Engine(); err != nil || scn.Name != e.Name {
+			t.Errorf("lab.%s() is %q (%v), want the registry's %q", e.LabFunc, scn.Name, err, e.Name)
+		}
+	}
+	if !slices.Equal(scenarioNames, engine.ScenarioNames()) {
+		t.Errorf("the registry's scenarios %v are not ScenarioNames %v", scenarioNames, engine.ScenarioNames())
 	}
 	if len(made) < len(engine.PolicyNames()) {
 		names := make([]string, 0, len(made))
