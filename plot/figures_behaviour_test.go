@@ -663,3 +663,36 @@ func TestMedianInterval(t *testing.T) {
 		t.Errorf("no values: %+v", got)
 	}
 }
+
+// A serving comparison's thirteen metric columns would scroll in a notebook
+// 1000 px wide: they are two tables, latencies (ms) then the rest, each
+// with every policy, the runs in the first; the specification's ten stay
+// one table.
+func TestServingTableIsTwoTables(t *testing.T) {
+	c := servingComparison(t)
+	tab := ComparisonTable(c)
+	if n := strings.Count(tab, "<table"); n != 2 {
+		t.Fatalf("%d tables, want 2", n)
+	}
+	doc := parseXHTML(t, tab)
+	if len(doc.rows) != 2*len(c.Policies) {
+		t.Fatalf("%d rows for %d policies in two tables", len(doc.rows), len(c.Policies))
+	}
+	for i, row := range doc.rows {
+		want := 2 + 6
+		if i >= len(c.Policies) {
+			want = 1 + 7
+		}
+		if len(row) != want || row[0] != c.Policies[i%len(c.Policies)].Name {
+			t.Errorf("row %d: %q, want %d cells starting with %q", i, row, want, c.Policies[i%len(c.Policies)].Name)
+		}
+	}
+	for _, col := range tableColumns(c) {
+		if !strings.Contains(tab, ">"+strings.Replace(col.Head, " ", "<br/>", 1)) && !strings.Contains(tab, ">"+col.Head+"<br/>") {
+			t.Errorf("no column %q", col.Head)
+		}
+	}
+	if n := strings.Count(ComparisonTable(testComparison(t, "straggler")), "<table"); n != 1 {
+		t.Errorf("the specification's table is %d tables", n)
+	}
+}

@@ -24,7 +24,8 @@ const (
 )
 
 // ComparisonTable returns a comparison's per-policy summaries as an HTML
-// table (text/html) to show beside its figures, in the columns of
+// table (text/html) to show beside its figures — two tables one above the
+// other when the columns are too many for a notebook's width — in the columns of
 // experiment.SummaryColumns (the serving model's for a serving
 // comparison): medians across seeds, the
 // observed p99 range, each policy's palette colour, the best value of each
@@ -34,40 +35,96 @@ func ComparisonTable(c *experiment.Comparison) string {
 	if c == nil {
 		return "<p>no comparison</p>"
 	}
-	pal := DefaultPalette()
+	cols := tableColumns(c)
+	groups := columnGroups(cols)
+	best := bestValues(c, cols)
+	colors := DefaultPalette().colors(policyNames(c))
 	var b strings.Builder
 	// A wide table scrolls inside its output rather than being cut off at
 	// the notebook's edge.
 	b.WriteString(`<div class="routelab-table-wrap" style="overflow-x:auto;max-width:100%;">`)
-	b.WriteString(`<table class="routelab-table" style="border-collapse:collapse;margin:0.5em 0;font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;font-variant-numeric:tabular-nums;">` + "\n")
-	fmt.Fprintf(&b, `<caption style="caption-side:top;text-align:left;padding:0 0 0.45em;"><span style="font-weight:600;">%s</span> — %s</caption>`+"\n",
-		html.EscapeString(c.Scenario.Name), html.EscapeString(setupLine(c)))
-	b.WriteString(`<thead><tr><th style="` + headStyle + `text-align:left;">policy</th><th style="` + headStyle + `">runs</th>`)
-	cols := tableColumns(c)
-	for _, col := range cols {
-		// Two lines each, the unit under the name, or a two-word name
-		// broken, to keep a wide table narrow.
-		head := col.Head
-		if col.Unit != "" {
-			head += "<br/>" + col.Unit
-		} else {
-			head = strings.Replace(head, " ", "<br/>", 1)
+	undefined := false
+	first := 0
+	for gi, n := range groups {
+		b.WriteString(`<table class="routelab-table" style="border-collapse:collapse;margin:0.5em 0;font:13px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;font-variant-numeric:tabular-nums;">` + "\n")
+		if gi == 0 {
+			fmt.Fprintf(&b, `<caption style="caption-side:top;text-align:left;padding:0 0 0.45em;"><span style="font-weight:600;">%s</span> — %s</caption>`+"\n",
+				html.EscapeString(c.Scenario.Name), html.EscapeString(setupLine(c)))
 		}
-		fmt.Fprintf(&b, `<th style="%s">%s</th>`, headStyle, head)
+		undefined = writeTableGroup(&b, c, cols[first:first+n], best[first:first+n], colors, gi == 0) || undefined
+		first += n
+		if gi < len(groups)-1 {
+			b.WriteString("</tbody></table>\n")
+		}
+	}
+	note := ""
+	if undefined {
+		note = " — : undefined (no completed cohort request)."
+	}
+	span := groups[len(groups)-1] + 1
+	if len(groups) == 1 {
+		span++
+	}
+	fmt.Fprintf(&b, `</tbody>`+"\n"+`<tfoot><tr><td colspan="%d" style="padding:0.45em 0.5em 0;font-size:12px;opacity:0.75;text-align:left;white-space:normal;">`+
+		`Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval.%s</td></tr></tfoot>`+"\n</table></div>", span, len(c.Seeds), note)
+	return b.String()
+}
+
+// tableGroupMax is the most metric columns one table shows: a serving
+// comparison's thirteen would scroll in a notebook 1000 px wide, so they
+// are shown as two tables, one above the other, each with the policies.
+const tableGroupMax = 10
+
+// columnGroups splits columns into the tables that show them: all in one
+// when they fit, else the leading latency columns (ms) and the rest.
+func columnGroups(cols []experiment.Column) []int {
+	if len(cols) <= tableGroupMax {
+		return []int{len(cols)}
+	}
+	cut := len(cols) / 2
+	for i := 3; i < len(cols)-3; i++ {
+		if cols[i].Unit != "ms" {
+			cut = i
+			break
+		}
+	}
+	return []int{cut, len(cols) - cut}
+}
+
+// writeTableGroup writes one table's head and rows, the runs column in the
+// first; it reports whether a cell was undefined.
+func writeTableGroup(b *strings.Builder, c *experiment.Comparison, cols []experiment.Column, best []float64, colors []string, runsColumn bool) bool {
+	b.WriteString(`<thead><tr><th style="` + headStyle + `text-align:left;">policy</th>`)
+	if runsColumn {
+		b.WriteString(`<th style="` + headStyle + `">runs</th>`)
+	}
+	for _, col := range cols {
+		// The unit under the name, and a long or unitless name broken
+		// after its first word, to keep a wide table narrow.
+		head := col.Head
+		switch {
+		case col.Unit == "":
+			head = strings.Replace(head, " ", "<br/>", 1)
+		case len(head) > 12:
+			head = strings.Replace(head, " ", "<br/>", 1) + "<br/>" + col.Unit
+		default:
+			head += "<br/>" + col.Unit
+		}
+		fmt.Fprintf(b, `<th style="%s">%s</th>`, headStyle, head)
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
-	best := bestValues(c, cols)
-	colors := pal.colors(policyNames(c))
 	undefined := false
 	for pi, p := range c.Policies {
 		s := p.Summary
-		fmt.Fprintf(&b, `<tr><td style="%stext-align:left;"><span style="display:inline-block;width:0.75em;height:0.75em;border-radius:2px;margin-right:0.45em;vertical-align:-0.05em;background:%s;"></span>%s</td>`,
+		fmt.Fprintf(b, `<tr><td style="%stext-align:left;"><span style="display:inline-block;width:0.75em;height:0.75em;border-radius:2px;margin-right:0.45em;vertical-align:-0.05em;background:%s;"></span>%s</td>`,
 			cellStyle, colors[pi], html.EscapeString(p.Name))
-		runs := strconv.Itoa(s.Runs)
-		if s.LatencyRuns < s.Runs {
-			runs = fmt.Sprintf("%d (%d with latency)", s.Runs, s.LatencyRuns)
+		if runsColumn {
+			runs := strconv.Itoa(s.Runs)
+			if s.LatencyRuns < s.Runs {
+				runs = fmt.Sprintf("%d (%d with latency)", s.Runs, s.LatencyRuns)
+			}
+			fmt.Fprintf(b, `<td style="%s">%s</td>`, cellStyle, runs)
 		}
-		fmt.Fprintf(&b, `<td style="%s">%s</td>`, cellStyle, runs)
 		for i, col := range cols {
 			style := cellStyle
 			if isBest(c, col, s, best[i]) {
@@ -75,17 +132,11 @@ func ComparisonTable(c *experiment.Comparison) string {
 			}
 			cell := col.Cell(s)
 			undefined = undefined || strings.Contains(cell, "—")
-			fmt.Fprintf(&b, `<td style="%s">%s</td>`, style, cell)
+			fmt.Fprintf(b, `<td style="%s">%s</td>`, style, cell)
 		}
 		b.WriteString("</tr>\n")
 	}
-	note := ""
-	if undefined {
-		note = " — : undefined (no completed cohort request)."
-	}
-	fmt.Fprintf(&b, `</tbody>`+"\n"+`<tfoot><tr><td colspan="%d" style="padding:0.45em 0.5em 0;font-size:12px;opacity:0.75;text-align:left;white-space:normal;">`+
-		`Medians across %d seeds; bold: best in its column. The p99 range is the observed min–max across seeds, not a confidence interval.%s</td></tr></tfoot>`+"\n</table></div>", len(cols)+2, len(c.Seeds), note)
-	return b.String()
+	return undefined
 }
 
 // isBest tells whether a summary's value is the best of its column, to
