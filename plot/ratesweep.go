@@ -81,7 +81,11 @@ func (sw sweep) draw(l *layout, title string) (float64, error) {
 		xlo, xhi = math.Min(xlo, capRate), math.Max(xhi, capRate)
 	}
 	pad := 0.04 * math.Max(xhi-xlo, 1)
-	x, pw := fitX(l.w, left, func(pw float64) ticks { return linearTicks(xlo-pad, xhi+pad, pw, true, 8) })
+	xFor := func(pw float64) ticks { return linearTicks(xlo-pad, xhi+pad, pw, true, 8) }
+	if l.s.paper {
+		return sw.drawPaper(l, names, curves, xFor, yt, gutter, capRate, hasCap)
+	}
+	x, pw := fitX(l.w, left, xFor)
 	panels := [2]string{"p99 latency", "SLO attainment"}
 	fixed := l.y + 2*(fontText.lineHeight()+stripH+gap) + xFooter(0) + xFooter(1) + edge
 	ph := [2]float64{250, 160}
@@ -102,10 +106,44 @@ func (sw sweep) draw(l *layout, title string) (float64, error) {
 	l.raw["xAxis"] = []any{x.axis(0, "", nil), x.axis(1, sw.xname, map[string]any{"nameGap": xNameGap()})}
 	l.raw["yAxis"] = []any{yt[0].axis(0, "p99 (ms, log scale)", map[string]any{"nameGap": yNameGap(yt[0])}),
 		yt[1].axis(1, "attainment (%)", map[string]any{"nameGap": yNameGap(yt[1])})}
-	sw.series(l, names, curves, x, pw, yt, capRate, hasCap)
+	sw.series(l, names, curves, x, pw, yt, capRate, hasCap, 2)
 	l.tooltip("axis", axisTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return l.y - gap + edge, nil
+}
+
+// drawPaper lays the sweep out for a paper's page height: its two panels
+// side by side across two columns, and in one column the p99 panel alone
+// (attainment is in the caption's data, and a second panel would leave
+// each a finger wide).
+func (sw sweep) drawPaper(l *layout, names []string, curves [][2]curve, xFor func(float64) ticks, yt [2]ticks, gutter, capRate float64, hasCap bool) (float64, error) {
+	np := 2
+	if l.s.paperColumn() {
+		np = 1
+	}
+	x, pw := fitX(l.w, edge+float64(np)*gutter+float64(np-1)*24, xFor)
+	pw /= float64(np)
+	fixed := l.y + fontText.lineHeight() + stripH + xFooter(1) + edge
+	ph := math.Max(l.h-fixed, 100)
+	panels := [2]string{"p99 latency", "SLO attainment"}
+	yNames := [2]string{"p99 (ms, log scale)", "attainment (%)"}
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range np {
+		left := edge + gutter + float64(g)*(pw+24+gutter)
+		l.text([]string{panels[g]}, fontText, left, l.y, "")
+		grids = append(grids, gridAt(left, l.y+fontText.lineHeight()+stripH, pw, ph, l.w))
+		xAxes = append(xAxes, x.axis(g, sw.xname, map[string]any{"nameGap": xNameGap()}))
+		yAxes = append(yAxes, yt[g].axis(g, yNames[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	sw.series(l, names, curves, x, pw, yt, capRate, hasCap, np)
+	l.tooltip("axis", axisTooltip)
+	if np > 1 {
+		l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
+	}
+	return fixed + ph, nil
 }
 
 // caption says what the marks are and, for rate sweeps, where capacity is
@@ -123,15 +161,15 @@ func (sw sweep) caption(capRate float64, hasCap bool) string {
 }
 
 // series adds the whiskers, median lines and reference marks.
-func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw float64, yt [2]ticks, capRate float64, hasCap bool) {
+func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw float64, yt [2]ticks, capRate float64, hasCap bool, np int) {
 	for i, name := range names { // lines first: the legend draws a name as its first series
 		st := l.style(name)
-		for g := range 2 {
+		for g := range np {
 			l.addLine(medianLine(name, st, g, curves[i][g].median), st.Dash)
 		}
 	}
 	for i, name := range names {
-		for g := range 2 {
+		for g := range np {
 			l.extra[len(l.rect.MultiSeries)] = map[string]any{"z": 1} // under the lines
 			l.add(whiskers(name, l.color(name), g, curves[i][g].band, float64(i)-float64(len(names)-1)/2))
 		}
@@ -143,7 +181,7 @@ func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw
 	if !hasCap {
 		return
 	}
-	for g := range 2 {
+	for g := range np {
 		l.add(marks(g, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", round(capRate, 2)) }))
 	}
 	text := fmt.Sprintf("capacity %.0f req/s", capRate)
