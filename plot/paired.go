@@ -65,7 +65,49 @@ func drawPaired(l *layout, c *experiment.Comparison, pa, pb *experiment.PolicyRe
 		fmt.Sprintf("%[1]s of %[2]s − %[1]s of %[3]s (above zero: %[2]s better)%[4]s", m.attainmentName, b, a, att.medianNote()),
 	}
 	axes := [2]string{"Δ " + m.latencyName + " (ms)", "Δ " + m.attainmentName + " (pp)"}
+	if l.s.paper {
+		// The caption (the title block) says the differences in full.
+		heads = [2]string{fmt.Sprintf("below zero: %s faster", b), fmt.Sprintf("above zero: %s better", b)}
+		return pairedPaper(l, c.Seeds, [2]paired{lat, att}, heads, axes)
+	}
 	return pairedPanels(l, c.Seeds, [2]paired{lat, att}, heads, axes)
+}
+
+// pairedPaper lays the panels out for a paper's page height: side by side
+// across two columns, and in one column the latency panel alone.
+func pairedPaper(l *layout, seeds []uint64, ps [2]paired, heads, axes [2]string) (float64, error) {
+	np := 2
+	if l.s.paperColumn() {
+		np = 1
+	}
+	yt := [2]ticks{ps[0].ticks(), ps[1].ticks()}
+	gutter := math.Max(yGutter(yt[0]), yGutter(yt[1]))
+	pw := (l.w - 2*edge - float64(np)*gutter - float64(np-1)*24) / float64(np)
+	var lines [2][]string
+	headH := 0.0
+	for g := range np {
+		lines[g] = fontText.wrap(heads[g], pw)
+		headH = max(headH, float64(len(lines[g]))*fontText.lineHeight())
+	}
+	fixed := l.y + headH + 10 + xFooter(1) + edge
+	ph := math.Max(l.h-fixed, 80)
+	cats, every := seedCategories(seeds, pw)
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range np {
+		left := edge + gutter + float64(g)*(pw+24+gutter)
+		l.text(lines[g], fontText, left, l.y, "")
+		grids = append(grids, gridAt(left, l.y+headH+10, pw, ph, l.w))
+		xAxes = append(xAxes, map[string]any{"type": "category", "gridIndex": g, "data": strings2any(cats),
+			"axisTick": map[string]any{"alignWithLabel": true}, "name": "seed", "nameLocation": "middle", "nameGap": xNameGap(),
+			"axisLabel": map[string]any{"interval": every - 1, "fontSize": fontText.size, "lineHeight": fontText.lineHeight()}})
+		yAxes = append(yAxes, yt[g].axis(g, axes[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+		ps[g].draw(l, g, len(seeds))
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	l.tooltip("item", itemTooltip)
+	return fixed + ph, nil
 }
 
 // pairedPanels stacks the two panels of differences.

@@ -42,6 +42,7 @@ var paperFits = map[string]bool{
 	"comparison, 8 routers/OneColumn": true, "comparison, 8 routers/TwoColumn": true,
 	"latency-cdf/OneColumn": true, "latency-cdf/TwoColumn": true,
 	"rate-sweep/OneColumn": true, "rate-sweep/TwoColumn": true,
+	"paired/OneColumn": true, "paired/TwoColumn": true,
 }
 
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)
