@@ -758,6 +758,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && n.nright > 0 && src.kind != basicLit:
+					// routelab patch: a multiple assignment stores every value
+					// through its temporaries. Writing one source straight into
+					// its destination set the whole statement's generator to
+					// nop, so the other values were never stored (want, got =
+					// a+c, f(a) left want 0), and a later source could read a
+					// destination already written (p, q = q, f(p)).
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
