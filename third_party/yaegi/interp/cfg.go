@@ -949,15 +949,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]):
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]) &&
+				!isInterface(n.anc.child[0].typ):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
 				// at the frame location of destination (routelab patch: not of a blank
-				// one, which has no location yet: the result went to the frame's slot 0).
+				// one, which has no location yet: the result went to the frame's slot 0;
+				// nor of an interface, which a comparison cannot set with SetBool).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && (sc.def == nil || sc.def.typ == nil || childPos(n) >= len(sc.def.typ.ret) ||
+				!isInterface(sc.def.typ.ret[childPos(n)])):
+				// routelab patch: a result returned as an interface has a slot
+				// of its own (`return x > y` from a func returning any failed
+				// in reflect's SetBool), then is stored in the interface.
 				// To avoid a copy in frame, if the result is to be returned, store it directly
 				// at the frame location reserved for output arguments.
 				n.findex = childPos(n)

@@ -2640,7 +2640,9 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && child[0].findex == 0:
+			// (routelab patch: only if it is stored there; one returned as an
+			// interface has a slot of its own.)
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame).
 			n.exec = nil
@@ -3119,9 +3121,11 @@ func _case(n *node) {
 		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		dynamic := make([]bool, len(values))
+		untyped := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
 			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
+			untyped[i] = n.child[i].typ != nil && n.child[i].typ.untyped && n.child[i].rval.IsValid()
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
@@ -3133,10 +3137,19 @@ func _case(n *node) {
 					}
 					continue
 				}
+				w0 := v0
 				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
+					if untyped[i] {
+						// routelab patch: an untyped constant case takes the
+						// tag's type, as in Go (the tag was converted to the
+						// constant's default type: a uint64 tag to float64,
+						// so 1e16+1 matched case 1e16).
+						v1 = v1.Convert(v0.Type())
+					} else {
+						w0 = v0.Convert(v1.Type())
+					}
 				}
-				if v0.Interface() == v1.Interface() {
+				if w0.Interface() == v1.Interface() {
 					return tnext
 				}
 			}
