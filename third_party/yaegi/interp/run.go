@@ -3793,6 +3793,7 @@ func _select(n *node) {
 	clause := make([]bltn, nbClause)
 	chanValues := make([]func(*frame) reflect.Value, nbClause)
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
+	fresh := make([]bool, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
 	lvalues := make([]bltn, nbClause)
@@ -3823,6 +3824,7 @@ func _select(n *node) {
 			}
 			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
 			chanValues[i] = genValue(chans[i])
+			fresh[i] = c0.kind == defineStmt || c0.kind == defineXStmt
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
 				if cases[i].Dir == reflect.SelectRecv {
@@ -3891,6 +3893,15 @@ func _select(n *node) {
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
 			runLvalue(lvalues[j], f)
+			if fresh[j] {
+				// routelab patch: case x := <-c: declares a new x each time
+				// (written in place, the pointers and closures kept from
+				// earlier executions saw the last value: Go's escape.go).
+				freshSlot(f, assigned[j])
+				if ok[j] != nil {
+					freshSlot(f, ok[j])
+				}
+			}
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				runLvalue(okLvalues[j], f)
