@@ -393,7 +393,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			m0 := v.node.typ.methods()
+			m0 := v.node.typ.methodSet()
 			m1 := typ.methods()
 			if len(m0) < len(m1) {
 				ok = false
@@ -459,7 +459,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				defer func() { finish(f, ok) }()
 			}
 			if ok && val.node.typ.cat != valueT {
-				m0 := val.node.typ.methods()
+				m0 := val.node.typ.methodSet()
 				m1 := typ.methods()
 				if len(m0) < len(m1) {
 					ok = false
@@ -1353,7 +1353,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || hasSourceMethods(c.typ)):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.TypeOf()))
@@ -2921,7 +2921,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || hasSourceMethods(val.typ)):
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3171,7 +3171,7 @@ func implementsInterface(v reflect.Value, t *itype) bool {
 	if !ok {
 		return false
 	}
-	return vi.node != nil && vi.node.typ.methods().contains(t.methods())
+	return vi.node != nil && vi.node.typ.methodSet().contains(t.methods())
 }
 
 func appendSlice(n *node) {
@@ -3225,7 +3225,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(arg.typ)):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.TypeOf())
@@ -3249,7 +3249,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(n.child[2].typ)):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.TypeOf())
