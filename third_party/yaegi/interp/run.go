@@ -335,19 +335,27 @@ func typeAssert(n *node, withResult, withOk bool) {
 	// routelab patch: a failed comma-ok assertion leaves the zero value in
 	// its result, as in Go (yaegi kept the variable's previous value).
 	zeroResult := withResult && withOk
+	var rtype reflect.Type
 	finish := func(f *frame, ok bool) {
 		if setStatus {
 			storeStatus(value1(f), ok)
 		}
 		if !ok && zeroResult {
 			v := value0(f)
+			if v.Kind() == reflect.Interface && !isInterface(c1.typ) && rtype.AssignableTo(v.Type()) {
+				// routelab patch: the zero value is the asserted type's,
+				// also in an interface variable (var a, b any = x.(bool)
+				// gives a false, not nil: Go's fixedbugs/issue53619.go).
+				v.Set(reflect.Zero(rtype))
+				return
+			}
 			v.Set(reflect.Zero(v.Type()))
 		}
 	}
 
 	typ := c1.typ // type to assert or convert to
 	typID := typ.id()
-	rtype := typ.refType(nil) // type to assert
+	rtype = typ.refType(nil) // type to assert
 	next := getExec(n.tnext)
 
 	switch {
@@ -497,10 +505,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok {
 				v = val.value
 				leftType = val.node.typ.rtype
-			} else {
-				v = v.Elem()
+			} else if v = v.Elem(); v.IsValid() {
+				// (routelab patch: a nil interface has no type, x.(fmt.Stringer)
+				// of one panicked in reflect.)
 				leftType = v.Type()
-				ok = true
 			}
 			ok = v.IsValid()
 			if !ok {
@@ -1993,8 +2001,9 @@ func getIndexMap2(n *node) {
 			}
 		default:
 			n.exec = func(f *frame) bltn {
-				v := value0(f).MapIndex(mi)
-				setMapResult(dest(f), v)
+				m := value0(f)
+				v := m.MapIndex(mi)
+				setMapResult(dest(f), v, m)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2012,8 +2021,9 @@ func getIndexMap2(n *node) {
 			}
 		default:
 			n.exec = func(f *frame) bltn {
-				v := value0(f).MapIndex(value1(f))
-				setMapResult(dest(f), v)
+				m := value0(f)
+				v := m.MapIndex(value1(f))
+				setMapResult(dest(f), v, m)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2025,12 +2035,19 @@ func getIndexMap2(n *node) {
 
 // setMapResult stores the value of a comma-ok map index, the zero value
 // when the key is missing (routelab patch: yaegi kept the previous value).
-func setMapResult(dest, v reflect.Value) {
+func setMapResult(dest, v, m reflect.Value) {
 	if v.IsValid() {
 		dest.Set(v)
-	} else {
-		dest.Set(reflect.Zero(dest.Type()))
+		return
 	}
+	// routelab patch: the zero value is the element type's, also in an
+	// interface variable (var v, ok any = m[k] gives 0, not nil).
+	if e := m.Type().Elem(); dest.Kind() == reflect.Interface && e.Kind() != reflect.Interface &&
+		e != valueInterfaceType && e.AssignableTo(dest.Type()) {
+		dest.Set(reflect.Zero(e))
+		return
+	}
+	dest.Set(reflect.Zero(dest.Type()))
 }
 
 // getFunc compiles a closure function generator for anonymous functions.
