@@ -468,7 +468,10 @@ const (
 func initUniverse() *scope {
 	sc := &scope{global: true, sym: map[string]*symbol{
 		// predefined Go types
-		"any":         {kind: typeSym, typ: &itype{cat: interfaceT, str: "any"}},
+		// routelab patch: any is an alias, spelled as interface{} (the
+		// types *any and *interface{} were mismatched: Go's
+		// fixedbugs/issue49665.go).
+		"any":         {kind: typeSym, typ: &itype{cat: interfaceT, str: "interface{}"}},
 		"bool":        {kind: typeSym, typ: &itype{cat: boolT, name: "bool", str: "bool"}},
 		"byte":        {kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}},
 		"comparable":  {kind: typeSym, typ: &itype{cat: comparableT, name: "comparable", str: "comparable"}},
