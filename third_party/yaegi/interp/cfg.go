@@ -2002,11 +2002,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if isStruct(n.typ) {
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
+						// (routelab patch: a field's depth is its path's
+						// length less one, a method's its path's length: a
+						// field m beside an embedded T with a method m was
+						// ambiguous, Go's fixedbugs/bug372.go.)
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(ti) {
+						if d >= 0 && d < len(ti)-1 {
 							goto tryMethods
 						}
-						if d == len(ti) {
+						if d == len(ti)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
@@ -2042,10 +2046,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(lind) {
+						if d >= 0 && d < len(lind)-1 {
 							goto tryMethods
 						}
-						if d == len(lind) {
+						if d == len(lind)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
