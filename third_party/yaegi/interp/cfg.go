@@ -784,7 +784,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT ||
+						isEmptyInterface(dest.typ) && dest.typ.cat == interfaceT && hasSourceMethods(src.typ) {
+						// (routelab patch: nor into a source interface, for a
+						// value with methods: var y any = S{} stored S bare,
+						// so y.(I) failed.)
 						// Skip optimisation for assigned interface (routelab
 						// patch: error too; the literal was stored unwrapped).
 						break

@@ -230,6 +230,8 @@ type Interpreter struct {
 
 	redefs        []redefinition // redefinitions found by the compilation in progress (routelab patch)
 	instantiating map[string]int // generic type instances being built, nested (routelab patch)
+	keyNodes      sync.Map       // canonical node of each dynamic type of interface map keys (routelab patch)
+	keyValues     sync.Map       // canonical reflect.Value of each interface map key value (routelab patch)
 
 	debugger *Debugger
 }

@@ -2747,6 +2747,9 @@ func mapLit(n *node) {
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
+		if isSourceInterfaceKey(n.typ.key) {
+			keys[i] = n.interp.canonicalKeys(keys[i]) // routelab patch: see canonicalKey
+		}
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
