@@ -931,6 +931,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else if mixedInterfaceComparison(operandType(c0), operandType(c1)) {
 					// routelab patch: see ifaceConcreteEqual.
 					n.gen = ifaceConcreteEqual
+				} else if isErrorOperand(operandType(c0)) && isErrorOperand(operandType(c1)) {
+					// routelab patch: see errorEqual.
+					n.gen = errorEqual
 				}
 			case aGreater, aGreaterEqual, aLower, aLowerEqual:
 				n.typ = sc.predeclaredType("bool")

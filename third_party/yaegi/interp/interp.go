@@ -275,6 +275,27 @@ type _error struct {
 
 func (w _error) Error() string { return w.WError() }
 
+// Is reports whether target wraps a value equal to w's (routelab patch: the
+// wrapper, which holds a func, is not comparable, so errors.Is(err, err)
+// was false for an error of the program's). Values of two types of the
+// program's with the same representation compare equal here.
+func (w _error) Is(target error) (eq bool) {
+	t, ok := target.(_error)
+	if !ok || w.IValue == nil || t.IValue == nil {
+		return false
+	}
+	a, b := reflect.ValueOf(w.IValue), reflect.ValueOf(t.IValue)
+	if a.Type() != b.Type() || !a.Type().Comparable() {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			eq = false // an interface field holding an uncomparable value
+		}
+	}()
+	return w.IValue == t.IValue
+}
+
 // Panic is an error recovered from a panic call in interpreted code.
 type Panic struct {
 	// Value is the recovered value of a call to panic.
