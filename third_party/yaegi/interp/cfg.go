@@ -2456,11 +2456,26 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			types = funtype.ret
 		}
-		if n.anc.kind == varDecl && n.child[l-1].isType(sc) {
+		declared := n.anc.kind == varDecl && n.child[l-1].isType(sc)
+		if declared {
 			l--
 		}
 		if len(types) != l {
 			return n.cfgErrorf("assignment mismatch: %d variables but %s returns %d values", l, src.child[0].name(), len(types))
+		}
+		if declared {
+			// routelab patch: var a, b T = f() declares a and b of type T
+			// (they took f's result types: h.([]*T) with var h, _
+			// interface{} = g() was "non-interface type on left").
+			dt, err := nodeType(n.interp, sc, n.child[l])
+			if err != nil {
+				return err
+			}
+			declaredTypes := make([]*itype, len(types))
+			for i := range declaredTypes {
+				declaredTypes[i] = dt
+			}
+			types = declaredTypes
 		}
 		if isBinCall(src, sc) {
 			n.gen = nop

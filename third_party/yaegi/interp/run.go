@@ -2704,6 +2704,13 @@ func arrayLit(n *node) {
 	var max, prev int
 
 	ntyp := n.typ.resolveAlias()
+	// routelab patch: an elided &T{…} of an array or slice type T, in a
+	// literal of []*T (it was taken for a T: "Convert: value of type int
+	// cannot be converted to type [4]int").
+	ptr := ntyp.cat == ptrT
+	if ptr {
+		ntyp = ntyp.val.resolveAlias()
+	}
 	for i, c := range child {
 		if c.kind == keyValueExpr {
 			values[i] = genDestValue(ntyp.val, c.child[1])
@@ -2718,17 +2725,22 @@ func arrayLit(n *node) {
 		}
 	}
 
-	typ := n.typ.frameType()
+	typ := ntyp.frameType()
 	kind := typ.Kind()
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
 			a = reflect.MakeSlice(typ, max, max)
 		} else {
-			a, _ = n.typ.zero()
+			a, _ = ntyp.zero()
 		}
 		for i, v := range values {
 			a.Index(index[i]).Set(v(f))
+		}
+		if ptr {
+			p := reflect.New(a.Type())
+			p.Elem().Set(a)
+			a = p
 		}
 		value(f).Set(a)
 		return next
@@ -2742,21 +2754,31 @@ func mapLit(n *node) {
 	if n.nleft == 1 {
 		child = n.child[1:]
 	}
-	typ := n.typ.frameType()
+	mtyp := n.typ.resolveAlias()
+	ptr := mtyp.cat == ptrT // routelab patch: an elided &M{…}, see arrayLit
+	if ptr {
+		mtyp = mtyp.val.resolveAlias()
+	}
+	typ := mtyp.frameType()
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
-		if isSourceInterfaceKey(n.typ.key) {
+		keys[i] = genDestValue(mtyp.key, c.child[0])
+		if isSourceInterfaceKey(mtyp.key) {
 			keys[i] = n.interp.canonicalKeys(keys[i]) // routelab patch: see canonicalKey
 		}
-		values[i] = genDestValue(n.typ.val, c.child[1])
+		values[i] = genDestValue(mtyp.val, c.child[1])
 	}
 
 	n.exec = func(f *frame) bltn {
 		m := reflect.MakeMap(typ)
 		for i, k := range keys {
 			m.SetMapIndex(k(f), values[i](f))
+		}
+		if ptr {
+			p := reflect.New(typ)
+			p.Elem().Set(m)
+			m = p
 		}
 		value(f).Set(m)
 		return next
