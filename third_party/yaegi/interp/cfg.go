@@ -574,6 +574,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			typeName := n.child[0].ident
+			if len(n.child) > 2 {
+				// routelab patch: a generic type declared in a function, as
+				// GTA declares a global one ("type definition not
+				// implemented: fieldList").
+				n.typ = genericOf(nil, typeName, pkgName, withNode(n.child[0]), withScope(sc))
+				sc.sym[typeName] = &symbol{kind: typeSym, node: n, typ: n.typ}
+				return false
+			}
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
