@@ -245,7 +245,9 @@ func (t *goTyper) constant(e ast.Expr) (ast.Expr, bool) {
 	if !ok {
 		return nil, false
 	}
-	if sel, ok := t.cc.methodExprs[sp]; ok {
+	// A name the instrumentation adds (its runtime's identifier, at the
+	// statement's start) may have the span of a method expression there.
+	if sel, ok := t.cc.methodExprs[sp]; ok && isSelector(e) {
 		return t.methodExpr(sel, e.Pos())
 	}
 	if in, ok := t.cc.instances[sp]; ok {
@@ -339,6 +341,13 @@ func (t *goTyper) methodExpr(sel *types.Selection, pos token.Pos) (ast.Expr, boo
 	}
 	setPos(x, pos)
 	return x, true
+}
+
+// isSelector tells whether e is a selector expression, which a method
+// expression is.
+func isSelector(e ast.Expr) bool {
+	_, ok := e.(*ast.SelectorExpr)
+	return ok
 }
 
 // instance writes the type arguments Go inferred for a generic function

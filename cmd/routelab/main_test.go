@@ -395,6 +395,19 @@ func TestExecExitAndErrorPosition(t *testing.T) {
 	}
 }
 
+// A method expression that starts a statement of a script's main is
+// rewritten, and the instrumentation's call put before the statement is not:
+// the runtime's name there had the same span as `I.m`, so the script was
+// refused with "func literal.At undefined" (Go's method7.go).
+func TestExecMethodExpressionStatement(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "m.go")
+	os.WriteFile(script, []byte("package main\n\nimport \"fmt\"\n\ntype I interface{ m() }\n\ntype S struct{ n *int }\n\nfunc (s S) m() { *s.n++ }\n\ntype T int\n\nfunc (T) M() {}\n\nfunc main() {\n\tn := 0\n\tI.m(S{&n})\n\tT.M(1)\n\tI.m(S{&n})\n\tfmt.Println(n)\n}\n"), 0o644)
+	if out, stderr, code := runCLI(t, "exec", script); code != 0 || out != "2\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+}
+
 // A study file is checked before anything runs: its protocol first, then
 // seeds that validation shares with development and repeated policies.
 func TestStudyFileErrors(t *testing.T) {

@@ -574,6 +574,14 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				return false
 			}
 			typeName := n.child[0].ident
+			if len(n.child) > 2 {
+				// routelab patch: a generic type declared in a function, as
+				// GTA declares a global one ("type definition not
+				// implemented: fieldList").
+				n.typ = genericOf(nil, typeName, pkgName, withNode(n.child[0]), withScope(sc))
+				sc.sym[typeName] = &symbol{kind: typeSym, node: n, typ: n.typ}
+				return false
+			}
 			var typ *itype
 			if typ, err = nodeType(interp, sc, n.child[1]); err != nil {
 				return false
@@ -758,6 +766,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && n.nright > 0 && src.kind != basicLit:
+					// routelab patch: a multiple assignment stores every value
+					// through its temporaries. Writing one source straight into
+					// its destination set the whole statement's generator to
+					// nop, so the other values were never stored (want, got =
+					// a+c, f(a) left want 0), and a later source could read a
+					// destination already written (p, q = q, f(p)).
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
@@ -777,7 +792,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT ||
+						isEmptyInterface(dest.typ) && dest.typ.cat == interfaceT && hasSourceMethods(src.typ) {
+						// (routelab patch: nor into a source interface, for a
+						// value with methods: var y any = S{} stored S bare,
+						// so y.(I) failed.)
 						// Skip optimisation for assigned interface (routelab
 						// patch: error too; the literal was stored unwrapped).
 						break
@@ -920,6 +939,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else if mixedInterfaceComparison(operandType(c0), operandType(c1)) {
 					// routelab patch: see ifaceConcreteEqual.
 					n.gen = ifaceConcreteEqual
+				} else if isErrorOperand(operandType(c0)) && isErrorOperand(operandType(c1)) {
+					// routelab patch: see errorEqual.
+					n.gen = errorEqual
 				}
 			case aGreater, aGreaterEqual, aLower, aLowerEqual:
 				n.typ = sc.predeclaredType("bool")
@@ -942,15 +964,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				// by constOp and available in n.rval. Nothing else to do at execution.
 				n.gen = nop
 				n.findex = notInFrame
-			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]):
+			case n.anc.kind == assignStmt && n.anc.action == aAssign && n.anc.nleft == 1 && !isBlank(n.anc.child[0]) &&
+				!isInterface(n.anc.child[0].typ):
 				// To avoid a copy in frame, if the result is to be assigned, store it directly
 				// at the frame location of destination (routelab patch: not of a blank
-				// one, which has no location yet: the result went to the frame's slot 0).
+				// one, which has no location yet: the result went to the frame's slot 0;
+				// nor of an interface, which a comparison cannot set with SetBool).
 				dest := n.anc.child[childPos(n)-n.anc.nright]
 				n.typ = dest.typ
 				n.findex = dest.findex
 				n.level = dest.level
-			case n.anc.kind == returnStmt:
+			case n.anc.kind == returnStmt && (sc.def == nil || sc.def.typ == nil || childPos(n) >= len(sc.def.typ.ret) ||
+				!isInterface(sc.def.typ.ret[childPos(n)])):
+				// routelab patch: a result returned as an interface has a slot
+				// of its own (`return x > y` from a func returning any failed
+				// in reflect's SetBool), then is stored in the interface.
 				// To avoid a copy in frame, if the result is to be returned, store it directly
 				// at the frame location reserved for output arguments.
 				n.findex = childPos(n)
@@ -1989,11 +2017,15 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					if isStruct(n.typ) {
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
+						// (routelab patch: a field's depth is its path's
+						// length less one, a method's its path's length: a
+						// field m beside an embedded T with a method m was
+						// ambiguous, Go's fixedbugs/bug372.go.)
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(ti) {
+						if d >= 0 && d < len(ti)-1 {
 							goto tryMethods
 						}
-						if d == len(ti) {
+						if d == len(ti)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
@@ -2029,10 +2061,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 						// If a method of the same name exists, use it if it is shallower than the struct field.
 						// if method's depth is the same as field's, this is an error.
 						d := n.typ.methodDepth(n.child[1].ident)
-						if d >= 0 && d < len(lind) {
+						if d >= 0 && d < len(lind)-1 {
 							goto tryMethods
 						}
-						if d == len(lind) {
+						if d == len(lind)-1 {
 							err = n.cfgErrorf("ambiguous selector: %s", n.child[1].ident)
 							break
 						}
@@ -2432,11 +2464,26 @@ func compDefineX(sc *scope, n *node) error {
 		} else {
 			types = funtype.ret
 		}
-		if n.anc.kind == varDecl && n.child[l-1].isType(sc) {
+		declared := n.anc.kind == varDecl && n.child[l-1].isType(sc)
+		if declared {
 			l--
 		}
 		if len(types) != l {
 			return n.cfgErrorf("assignment mismatch: %d variables but %s returns %d values", l, src.child[0].name(), len(types))
+		}
+		if declared {
+			// routelab patch: var a, b T = f() declares a and b of type T
+			// (they took f's result types: h.([]*T) with var h, _
+			// interface{} = g() was "non-interface type on left").
+			dt, err := nodeType(n.interp, sc, n.child[l])
+			if err != nil {
+				return err
+			}
+			declaredTypes := make([]*itype, len(types))
+			for i := range declaredTypes {
+				declaredTypes[i] = dt
+			}
+			types = declaredTypes
 		}
 		if isBinCall(src, sc) {
 			n.gen = nop

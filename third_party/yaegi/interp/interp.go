@@ -230,6 +230,8 @@ type Interpreter struct {
 
 	redefs        []redefinition // redefinitions found by the compilation in progress (routelab patch)
 	instantiating map[string]int // generic type instances being built, nested (routelab patch)
+	keyNodes      sync.Map       // canonical node of each dynamic type of interface map keys (routelab patch)
+	keyValues     sync.Map       // canonical reflect.Value of each interface map key value (routelab patch)
 
 	debugger *Debugger
 }
@@ -272,6 +274,27 @@ type _error struct {
 }
 
 func (w _error) Error() string { return w.WError() }
+
+// Is reports whether target wraps a value equal to w's (routelab patch: the
+// wrapper, which holds a func, is not comparable, so errors.Is(err, err)
+// was false for an error of the program's). Values of two types of the
+// program's with the same representation compare equal here.
+func (w _error) Is(target error) (eq bool) {
+	t, ok := target.(_error)
+	if !ok || w.IValue == nil || t.IValue == nil {
+		return false
+	}
+	a, b := reflect.ValueOf(w.IValue), reflect.ValueOf(t.IValue)
+	if a.Type() != b.Type() || !a.Type().Comparable() {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			eq = false // an interface field holding an uncomparable value
+		}
+	}()
+	return w.IValue == t.IValue
+}
 
 // Panic is an error recovered from a panic call in interpreted code.
 type Panic struct {
@@ -468,7 +491,10 @@ const (
 func initUniverse() *scope {
 	sc := &scope{global: true, sym: map[string]*symbol{
 		// predefined Go types
-		"any":         {kind: typeSym, typ: &itype{cat: interfaceT, str: "any"}},
+		// routelab patch: any is an alias, spelled as interface{} (the
+		// types *any and *interface{} were mismatched: Go's
+		// fixedbugs/issue49665.go).
+		"any":         {kind: typeSym, typ: &itype{cat: interfaceT, str: "interface{}"}},
 		"bool":        {kind: typeSym, typ: &itype{cat: boolT, name: "bool", str: "bool"}},
 		"byte":        {kind: typeSym, typ: &itype{cat: uint8T, name: "uint8", str: "uint8"}},
 		"comparable":  {kind: typeSym, typ: &itype{cat: comparableT, name: "comparable", str: "comparable"}},

@@ -23,3 +23,16 @@ func setSlot(data []reflect.Value, i int, v reflect.Value, inPlace bool) {
 	nv.Set(v)
 	data[i] = nv
 }
+
+// freshSlot gives the variable n, declared by a select clause's receive, a
+// new cell in its frame, so that the previous execution's variable keeps its
+// value.
+func freshSlot(f *frame, n *node) {
+	if n == nil || n.ident == "_" || n.findex < 0 {
+		return
+	}
+	data := getFrame(f, n.level).data
+	if d := data[n.findex]; d.IsValid() {
+		data[n.findex] = reflect.New(d.Type()).Elem()
+	}
+}

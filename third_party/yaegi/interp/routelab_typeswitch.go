@@ -208,7 +208,7 @@ func inGenericInstance(n *node) bool {
 // interface, with their signatures (as typeAssert checks them: a method's
 // signature may show its receiver as the first parameter).
 func hasMethods(t *itype, want methodSet) bool {
-	have := t.methods()
+	have := t.methodSet()
 	for name, sig := range want {
 		got, ok := have[name]
 		if !ok {

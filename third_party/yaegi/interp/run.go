@@ -335,19 +335,27 @@ func typeAssert(n *node, withResult, withOk bool) {
 	// routelab patch: a failed comma-ok assertion leaves the zero value in
 	// its result, as in Go (yaegi kept the variable's previous value).
 	zeroResult := withResult && withOk
+	var rtype reflect.Type
 	finish := func(f *frame, ok bool) {
 		if setStatus {
 			storeStatus(value1(f), ok)
 		}
 		if !ok && zeroResult {
 			v := value0(f)
+			if v.Kind() == reflect.Interface && !isInterface(c1.typ) && rtype.AssignableTo(v.Type()) {
+				// routelab patch: the zero value is the asserted type's,
+				// also in an interface variable (var a, b any = x.(bool)
+				// gives a false, not nil: Go's fixedbugs/issue53619.go).
+				v.Set(reflect.Zero(rtype))
+				return
+			}
 			v.Set(reflect.Zero(v.Type()))
 		}
 	}
 
 	typ := c1.typ // type to assert or convert to
 	typID := typ.id()
-	rtype := typ.refType(nil) // type to assert
+	rtype = typ.refType(nil) // type to assert
 	next := getExec(n.tnext)
 
 	switch {
@@ -393,7 +401,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				}
 				return next
 			}
-			m0 := v.node.typ.methods()
+			m0 := v.node.typ.methodSet()
 			m1 := typ.methods()
 			if len(m0) < len(m1) {
 				ok = false
@@ -459,7 +467,7 @@ func typeAssert(n *node, withResult, withOk bool) {
 				defer func() { finish(f, ok) }()
 			}
 			if ok && val.node.typ.cat != valueT {
-				m0 := val.node.typ.methods()
+				m0 := val.node.typ.methodSet()
 				m1 := typ.methods()
 				if len(m0) < len(m1) {
 					ok = false
@@ -497,10 +505,10 @@ func typeAssert(n *node, withResult, withOk bool) {
 			if ok {
 				v = val.value
 				leftType = val.node.typ.rtype
-			} else {
-				v = v.Elem()
+			} else if v = v.Elem(); v.IsValid() {
+				// (routelab patch: a nil interface has no type, x.(fmt.Stringer)
+				// of one panicked in reflect.)
 				leftType = v.Type()
-				ok = true
 			}
 			ok = v.IsValid()
 			if !ok {
@@ -1353,7 +1361,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || len(c.typ.method) > 0):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || hasSourceMethods(c.typ)):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.TypeOf()))
@@ -1993,8 +2001,9 @@ func getIndexMap2(n *node) {
 			}
 		default:
 			n.exec = func(f *frame) bltn {
-				v := value0(f).MapIndex(mi)
-				setMapResult(dest(f), v)
+				m := value0(f)
+				v := m.MapIndex(mi)
+				setMapResult(dest(f), v, m)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2012,8 +2021,9 @@ func getIndexMap2(n *node) {
 			}
 		default:
 			n.exec = func(f *frame) bltn {
-				v := value0(f).MapIndex(value1(f))
-				setMapResult(dest(f), v)
+				m := value0(f)
+				v := m.MapIndex(value1(f))
+				setMapResult(dest(f), v, m)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2025,12 +2035,19 @@ func getIndexMap2(n *node) {
 
 // setMapResult stores the value of a comma-ok map index, the zero value
 // when the key is missing (routelab patch: yaegi kept the previous value).
-func setMapResult(dest, v reflect.Value) {
+func setMapResult(dest, v, m reflect.Value) {
 	if v.IsValid() {
 		dest.Set(v)
-	} else {
-		dest.Set(reflect.Zero(dest.Type()))
+		return
 	}
+	// routelab patch: the zero value is the element type's, also in an
+	// interface variable (var v, ok any = m[k] gives 0, not nil).
+	if e := m.Type().Elem(); dest.Kind() == reflect.Interface && e.Kind() != reflect.Interface &&
+		e != valueInterfaceType && e.AssignableTo(dest.Type()) {
+		dest.Set(reflect.Zero(e))
+		return
+	}
+	dest.Set(reflect.Zero(dest.Type()))
 }
 
 // getFunc compiles a closure function generator for anonymous functions.
@@ -2640,7 +2657,9 @@ func _return(n *node) {
 		n.exec = nil
 	case 1:
 		switch {
-		case !child[0].rval.IsValid() && child[0].kind == binaryExpr:
+		case !child[0].rval.IsValid() && child[0].kind == binaryExpr && child[0].findex == 0:
+			// (routelab patch: only if it is stored there; one returned as an
+			// interface has a slot of its own.)
 			// No additional runtime operation is necessary for constants (not in frame) or
 			// binary expressions (stored directly at the right location in frame).
 			n.exec = nil
@@ -2685,6 +2704,13 @@ func arrayLit(n *node) {
 	var max, prev int
 
 	ntyp := n.typ.resolveAlias()
+	// routelab patch: an elided &T{…} of an array or slice type T, in a
+	// literal of []*T (it was taken for a T: "Convert: value of type int
+	// cannot be converted to type [4]int").
+	ptr := ntyp.cat == ptrT
+	if ptr {
+		ntyp = ntyp.val.resolveAlias()
+	}
 	for i, c := range child {
 		if c.kind == keyValueExpr {
 			values[i] = genDestValue(ntyp.val, c.child[1])
@@ -2699,17 +2725,22 @@ func arrayLit(n *node) {
 		}
 	}
 
-	typ := n.typ.frameType()
+	typ := ntyp.frameType()
 	kind := typ.Kind()
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
 			a = reflect.MakeSlice(typ, max, max)
 		} else {
-			a, _ = n.typ.zero()
+			a, _ = ntyp.zero()
 		}
 		for i, v := range values {
 			a.Index(index[i]).Set(v(f))
+		}
+		if ptr {
+			p := reflect.New(a.Type())
+			p.Elem().Set(a)
+			a = p
 		}
 		value(f).Set(a)
 		return next
@@ -2723,18 +2754,31 @@ func mapLit(n *node) {
 	if n.nleft == 1 {
 		child = n.child[1:]
 	}
-	typ := n.typ.frameType()
+	mtyp := n.typ.resolveAlias()
+	ptr := mtyp.cat == ptrT // routelab patch: an elided &M{…}, see arrayLit
+	if ptr {
+		mtyp = mtyp.val.resolveAlias()
+	}
+	typ := mtyp.frameType()
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
 	for i, c := range child {
-		keys[i] = genDestValue(n.typ.key, c.child[0])
-		values[i] = genDestValue(n.typ.val, c.child[1])
+		keys[i] = genDestValue(mtyp.key, c.child[0])
+		if isSourceInterfaceKey(mtyp.key) {
+			keys[i] = n.interp.canonicalKeys(keys[i]) // routelab patch: see canonicalKey
+		}
+		values[i] = genDestValue(mtyp.val, c.child[1])
 	}
 
 	n.exec = func(f *frame) bltn {
 		m := reflect.MakeMap(typ)
 		for i, k := range keys {
 			m.SetMapIndex(k(f), values[i](f))
+		}
+		if ptr {
+			p := reflect.New(typ)
+			p.Elem().Set(m)
+			m = p
 		}
 		value(f).Set(m)
 		return next
@@ -2919,7 +2963,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || len(val.typ.method) > 0):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || hasSourceMethods(val.typ)):
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -3119,9 +3163,11 @@ func _case(n *node) {
 		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		dynamic := make([]bool, len(values))
+		untyped := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
 			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
+			untyped[i] = n.child[i].typ != nil && n.child[i].typ.untyped && n.child[i].rval.IsValid()
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
@@ -3133,10 +3179,19 @@ func _case(n *node) {
 					}
 					continue
 				}
+				w0 := v0
 				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
+					if untyped[i] {
+						// routelab patch: an untyped constant case takes the
+						// tag's type, as in Go (the tag was converted to the
+						// constant's default type: a uint64 tag to float64,
+						// so 1e16+1 matched case 1e16).
+						v1 = v1.Convert(v0.Type())
+					} else {
+						w0 = v0.Convert(v1.Type())
+					}
 				}
-				if v0.Interface() == v1.Interface() {
+				if w0.Interface() == v1.Interface() {
 					return tnext
 				}
 			}
@@ -3158,7 +3213,7 @@ func implementsInterface(v reflect.Value, t *itype) bool {
 	if !ok {
 		return false
 	}
-	return vi.node != nil && vi.node.typ.methods().contains(t.methods())
+	return vi.node != nil && vi.node.typ.methodSet().contains(t.methods())
 }
 
 func appendSlice(n *node) {
@@ -3212,7 +3267,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(arg.typ.method) > 0):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(arg.typ)):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.TypeOf())
@@ -3236,7 +3291,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || len(n.child[2].typ.method) > 0):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(n.child[2].typ)):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.TypeOf())
@@ -3780,6 +3835,7 @@ func _select(n *node) {
 	clause := make([]bltn, nbClause)
 	chanValues := make([]func(*frame) reflect.Value, nbClause)
 	assignedValues := make([]func(*frame) reflect.Value, nbClause)
+	fresh := make([]bool, nbClause)
 	okValues := make([]func(*frame) reflect.Value, nbClause)
 	cases := make([]reflect.SelectCase, nbClause+1)
 	lvalues := make([]bltn, nbClause)
@@ -3810,6 +3866,7 @@ func _select(n *node) {
 			}
 			chans[i], assigned[i], ok[i], cases[i].Dir = clauseChanDir(c0)
 			chanValues[i] = genValue(chans[i])
+			fresh[i] = c0.kind == defineStmt || c0.kind == defineXStmt
 			if assigned[i] != nil {
 				assignedValues[i] = genValue(assigned[i])
 				if cases[i].Dir == reflect.SelectRecv {
@@ -3878,6 +3935,15 @@ func _select(n *node) {
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
 			runLvalue(lvalues[j], f)
+			if fresh[j] {
+				// routelab patch: case x := <-c: declares a new x each time
+				// (written in place, the pointers and closures kept from
+				// earlier executions saw the last value: Go's escape.go).
+				freshSlot(f, assigned[j])
+				if ok[j] != nil {
+					freshSlot(f, ok[j])
+				}
+			}
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
 				runLvalue(okLvalues[j], f)

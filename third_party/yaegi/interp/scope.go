@@ -152,6 +152,13 @@ func (s *scope) lookup(ident string) (*symbol, int, bool) {
 }
 
 func (s *scope) rangeChanType(n *node) *itype {
+	if len(n.child) != 3 {
+		// routelab patch: a range with a value variable is not over a
+		// channel; its second child is that variable, whose type (chan
+		// bool in for _, d := range []chan bool{…}) was taken for the
+		// operand's.
+		return nil
+	}
 	if sym, _, found := s.lookup(n.child[1].ident); found {
 		if t := sym.typ; len(n.child) == 3 && t != nil && (t.cat == chanT || t.cat == chanRecvT) {
 			return t

@@ -1448,6 +1448,50 @@ func typeDefined(t1, t2 *itype) bool {
 	if t2.cat == linkedT && t2.val == t1 {
 		return true
 	}
+	// routelab patch: a defined type and an unnamed type of its underlying
+	// type, built apart (OutputID and the [32]interface{} a function
+	// returns: "mismatched types", Go's fixedbugs/issue23545.go).
+	return sameUnderlying(t1, t2) || sameUnderlying(t2, t1)
+}
+
+// sameUnderlying tells whether t2 is a type literal identical to the
+// underlying type of the defined type t1 (a defined composite type has the
+// literal's category, with a name).
+func sameUnderlying(t1, t2 *itype) bool {
+	if t1.name == "" || !isUnnamedComposite(t2) {
+		return false
+	}
+	u := t1
+	if u.cat == linkedT {
+		u = u.underlying()
+		if u.name == "" {
+			return u.id() == t2.id()
+		}
+	}
+	if u.cat != t2.cat {
+		return false
+	}
+	switch u.cat {
+	case arrayT:
+		return u.length == t2.length && u.val.id() == t2.val.id()
+	case sliceT, ptrT, chanT, chanRecvT, chanSendT:
+		return u.val.id() == t2.val.id()
+	case mapT:
+		return u.key.id() == t2.key.id() && u.val.id() == t2.val.id()
+	}
+	return false
+}
+
+// isUnnamedComposite tells whether t is a type literal: an array, slice,
+// map, channel, pointer, function, struct or interface type without a name.
+func isUnnamedComposite(t *itype) bool {
+	if t == nil || t.name != "" {
+		return false
+	}
+	switch t.cat {
+	case arrayT, sliceT, mapT, chanT, chanRecvT, chanSendT, ptrT, funcT, structT, interfaceT:
+		return true
+	}
 	return false
 }
 

@@ -1,0 +1,54 @@
+package interp_test
+
+import "testing"
+
+// A multiple assignment stores every value, through temporaries: one source
+// written straight into its destination (a call, a receive, a composite
+// literal) made the whole statement do nothing else, so `want, got = a+c,
+// f(a)` left want 0 (Go's armimm.go), and `p, q = q, f(p)` read q after f had
+// written it.
+func TestRoutelabMultipleAssignment(t *testing.T) {
+	src := `package main
+
+type S struct{ A int }
+
+func add(x uint32) uint32 { return x + 5 }
+
+func main() {
+	var a uint32 = 10
+	var want, got uint32
+	want, got = a+3, add(a)
+	println(want, got)
+	want, got = add(a), a+3
+	println(want, got)
+	if want, got = a+1, add(a); got != want {
+		println("if", want, got)
+	}
+	x, y := a+3, add(a)
+	println(x, y)
+	var s S
+	var k int
+	s, k = S{3}, 4
+	println(s.A, k)
+	k, s = 6, S{5}
+	println(s.A, k)
+	t, u := S{7}, 8
+	println(t.A, u)
+	c := make(chan int, 2)
+	c <- 9
+	c <- 10
+	var r int
+	k, r = 11, <-c
+	println(k, r)
+	k2, r2 := 12, <-c
+	println(k2, r2)
+	p, q := uint32(1), uint32(2)
+	p, q = q, add(p)
+	println(p, q)
+}
+`
+	want := "13 15\n15 13\nif 11 15\n13 15\n3 4\n5 6\n7 8\n11 9\n12 10\n2 6\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
