@@ -43,6 +43,7 @@ var paperFits = map[string]bool{
 	"latency-cdf/OneColumn": true, "latency-cdf/TwoColumn": true,
 	"rate-sweep/OneColumn": true, "rate-sweep/TwoColumn": true,
 	"paired/OneColumn": true, "paired/TwoColumn": true,
+	"timeline/OneColumn": true, "timeline/TwoColumn": true,
 }
 
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)

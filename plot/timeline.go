@@ -67,6 +67,9 @@ func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error)
 	events := timelineEvents(r.Events)
 	share, window := shares(tl, merged)
 	l.heading(title, timelineCaption(l.s.protocol, tl, n, merged, events))
+	if l.s.paper {
+		return drawTimelinePaper(l, r, pts, share, replicas)
+	}
 	l.legend(lineEntries(append(slices.Clone(replicas), r.Policy)), edge, l.w-2*edge)
 	end := math.Max(pts[len(pts)-1].At, lastEvent(r.Events)) / 1000
 	var yt [4]ticks
@@ -90,7 +93,7 @@ func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error)
 		l.add(eventSeries(g, marksList))
 	}
 	l.labels(0, windowLabels(marksList, rows, yt[0].min, nrows))
-	timelineSeries(l, r, pts, share, replicas)
+	timelineSeriesIn(l, r, pts, share, replicas, 4)
 	slo := l.s.protocol.SLO
 	l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
 	l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
@@ -98,6 +101,56 @@ func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error)
 	l.tooltip("axis", timelineTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return l.y - gap + edge, nil
+}
+
+// drawTimelinePaper lays a run out for a paper's page height: the queue and
+// rolling p99 panels side by side across two columns, the queues alone in
+// one column (the routing shows there; the caption lists the events). The
+// events are shaded and dashed on each panel, unlabelled.
+func drawTimelinePaper(l *layout, r *engine.RunResult, pts []engine.TimelinePoint, share [][]any, replicas []string) (float64, error) {
+	np := 2
+	legend := append(slices.Clone(replicas), r.Policy)
+	if l.s.paperColumn() {
+		np, legend = 1, replicas
+	}
+	l.legend(lineEntries(legend), edge, l.w-2*edge)
+	end := math.Max(pts[len(pts)-1].At, lastEvent(r.Events)) / 1000
+	var yt [4]ticks
+	var gutter float64
+	for g := range np {
+		yt[g] = timelineTicks(g, pts, l.s.protocol.SLO)
+		gutter = math.Max(gutter, yGutter(yt[g]))
+	}
+	x, pw := fitX(l.w, edge+float64(np)*gutter+float64(np-1)*24, func(pw float64) ticks { return linearTicks(0, end, pw, true, 8) })
+	pw /= float64(np)
+	headH := fontText.lineHeight()
+	fixed := l.y + headH + 4 + xFooter(1) + edge
+	ph := math.Max(l.h-fixed, 80)
+	marksList := windowMarks(l.s.protocol, end, timelineEvents(r.Events))
+	var grids []opts.Grid
+	var xAxes, yAxes []any
+	for g := range np {
+		left := edge + gutter + float64(g)*(pw+24+gutter)
+		l.text(fontText.wrap(timelineHeads[g], pw)[:1], fontText, left, l.y, "")
+		grids = append(grids, gridAt(left, l.y+headH+4, pw, ph, l.w))
+		xAxes = append(xAxes, x.axis(g, "time (s)", map[string]any{"nameGap": xNameGap()}))
+		yAxes = append(yAxes, yt[g].axis(g, timelineUnits[g], map[string]any{"nameGap": yNameGap(yt[g])}))
+	}
+	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
+	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
+	for g := range np {
+		l.add(eventSeries(g, marksList))
+	}
+	timelineSeriesIn(l, r, pts, share, replicas, np)
+	if np > 1 {
+		slo := l.s.protocol.SLO
+		l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
+		l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
+			font: fontSmallest, align: "right", color: neutral}})
+		l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
+	}
+	l.tooltip("axis", timelineTooltip)
+	return fixed + ph, nil
 }
 
 // timelinePanels places the four panels' headings, grids and axes (the
@@ -208,8 +261,11 @@ func timelineTicks(g int, pts []engine.TimelinePoint, slo float64) ticks {
 }
 
 // timelineSeries adds the queue, p99, throughput and share series.
-func timelineSeries(l *layout, r *engine.RunResult, pts []engine.TimelinePoint, share [][]any, replicas []string) {
+func timelineSeriesIn(l *layout, r *engine.RunResult, pts []engine.TimelinePoint, share [][]any, replicas []string, np int) {
 	lineOf := func(name, id string, st style, grid int, data []any) {
+		if grid >= np {
+			return
+		}
 		l.addLine(charts.SingleSeries{Name: name, Id: id, Type: "line", XAxisIndex: grid, YAxisIndex: grid, Data: data,
 			ShowSymbol: opts.Bool(false), Symbol: string(st.Marker), ItemStyle: &opts.ItemStyle{Color: st.Color},
 			LineStyle: &opts.LineStyle{Color: st.Color, Width: 1.5}}, st.Dash)
