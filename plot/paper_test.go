@@ -36,22 +36,11 @@ func paperFigures(t testing.TB) map[string]func(...Option) (*Figure, error) {
 	}
 }
 
-// paperFits are the figures whose layouts fit the paper heights.
-var paperFits = map[string]bool{
-	"comparison/OneColumn": true, "comparison/TwoColumn": true,
-	"comparison, 8 routers/OneColumn": true, "comparison, 8 routers/TwoColumn": true,
-	"latency-cdf/OneColumn": true, "latency-cdf/TwoColumn": true,
-	"rate-sweep/OneColumn": true, "rate-sweep/TwoColumn": true,
-	"paired/OneColumn": true, "paired/TwoColumn": true,
-	"timeline/OneColumn": true, "timeline/TwoColumn": true,
-}
-
 var mediaBox = regexp.MustCompile(`/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]`)
 
 // A paper figure's PDF page, measured from its MediaBox: one column is at
 // most 3.5 in wide and about 2.6 in tall (2.4–2.8), two columns 7 in wide
-// and at most 3 in tall (for the layouts in paperFits; the others are
-// only logged). The title block is not drawn (the PDF's text lacks
+// and at most 3 in tall, for every figure kind. The title block is not drawn (the PDF's text lacks
 // the title) but is the caption, and a one-column comparison draws two
 // panels.
 func TestPaperPDFSizes(t *testing.T) {
@@ -84,11 +73,7 @@ func TestPaperPDFSizes(t *testing.T) {
 			if w > col.maxW+0.01 || (col.name == "TwoColumn" && w < 6.99) {
 				t.Errorf("%s, %s: page %.2f in wide, want ≤ %.1f in", name, col.name, w, col.maxW)
 			}
-			if !paperFits[name+"/"+col.name] {
-				// Known: this layout does not fit the paper height yet and
-				// takes the height it needs (never clipped).
-				t.Logf("%s, %s: not yet within %.1f in tall", name, col.name, col.maxH)
-			} else if h > col.maxH+0.01 || h < col.minH {
+			if h > col.maxH+0.01 || h < col.minH {
 				t.Errorf("%s, %s: page %.2f × %.2f in, want width ≤ %.1f in and height %.1f–%.1f in", name, col.name, w, h, col.maxW, col.minH, col.maxH)
 			}
 			text := pdfText(t, pdf)
