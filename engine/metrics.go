@@ -172,12 +172,6 @@ func Metrics() []Metric {
 	}, servingMetrics()...)
 }
 
-// PairedMetricKeys are the metrics a paired comparison reports unless told
-// otherwise: the tail, the SLO outcome and the losses.
-func PairedMetricKeys() []string {
-	return []string{"p99_ms", "p90_ms", "attainment", "goodput_rps", "shed"}
-}
-
 // MetricByKey returns the metric a record names key.
 func MetricByKey(key string) (Metric, error) {
 	for _, m := range Metrics() {

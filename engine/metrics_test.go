@@ -28,11 +28,6 @@ func TestMetricsMatchRunRecord(t *testing.T) {
 		}
 		checkMetricRecord(t, r, metrics)
 	}
-	for _, k := range PairedMetricKeys() {
-		if m, err := MetricByKey(k); err != nil || m.Better == NoDirection {
-			t.Errorf("paired metric %q: %v, direction %v", k, err, m.Better)
-		}
-	}
 }
 
 // A metric of an opt-in model is left out of the record of a run that

@@ -68,8 +68,8 @@ func TestServingComparisonPairsItsOwnMetrics(t *testing.T) {
 	if want := ServingPairedMetricKeys(); !slices.Equal(got, want) {
 		t.Errorf("default paired metrics on chat %v, want %v", got, want)
 	}
-	if len(ServingPairedMetricKeys()) != len(engine.PairedMetricKeys()) || !slices.Contains(ServingPairedMetricKeys(), "serving_goodput_rps") {
+	if len(ServingPairedMetricKeys()) != len(PairedMetricKeys()) || !slices.Contains(ServingPairedMetricKeys(), "serving_goodput_rps") {
 		t.Errorf("serving defaults %v: want one per default of the specification's (%v), serving goodput among them",
-			ServingPairedMetricKeys(), engine.PairedMetricKeys())
+			ServingPairedMetricKeys(), PairedMetricKeys())
 	}
 }

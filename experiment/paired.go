@@ -45,7 +45,7 @@ type PairedOptions struct {
 	// Policies compared with the baseline, in this order; by default every
 	// other policy, in the comparison's order.
 	Policies []string
-	// Metrics by their record names; by default engine.PairedMetricKeys(),
+	// Metrics by their record names; by default PairedMetricKeys(),
 	// and for a comparison of the serving model ServingPairedMetricKeys().
 	Metrics []string
 	// Method defaults to PairedT.
@@ -134,7 +134,7 @@ func (o PairedOptions) CheckMetrics() error {
 func (o PairedOptions) metrics() ([]engine.Metric, error) {
 	keys := o.Metrics
 	if keys == nil {
-		keys = engine.PairedMetricKeys()
+		keys = PairedMetricKeys()
 	}
 	if len(keys) == 0 {
 		return nil, fieldErr("metrics", "none", "at least one metric")
@@ -327,9 +327,15 @@ type Paired struct {
 	Stats []PairedStat
 }
 
+// PairedMetricKeys are the metrics a paired comparison reports unless told
+// otherwise: the tail, the SLO outcome and the losses.
+func PairedMetricKeys() []string {
+	return []string{"p99_ms", "p90_ms", "attainment", "goodput_rps", "shed"}
+}
+
 // ServingPairedMetricKeys are the metrics a paired comparison of the
 // serving model compares by default, the serving counterparts of
-// engine.PairedMetricKeys: its tail latencies, its SLO's attainment and
+// PairedMetricKeys: its tail latencies, its SLO's attainment and
 // goodput, and the losses (the specification's defaults judge the
 // end-to-end 50 ms SLO, which no LLM request meets).
 func ServingPairedMetricKeys() []string {

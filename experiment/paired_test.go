@@ -267,8 +267,8 @@ func TestPairedJSONAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := b["paired"].([]any)
-	if len(rows) != len(engine.PairedMetricKeys()) {
-		t.Fatalf("%d paired records, want one per metric (%d)", len(rows), len(engine.PairedMetricKeys()))
+	if len(rows) != len(PairedMetricKeys()) {
+		t.Fatalf("%d paired records, want one per metric (%d)", len(rows), len(PairedMetricKeys()))
 	}
 	first := rows[0].(map[string]any)
 	for k, want := range map[string]any{"metric": "p99_ms", "baseline": "base", "policy": "pol", "method": "t", "wins": 3.0, "losses": 0.0, "ties": 1.0, "diff_mean": -2.0, "verdict": VerdictUndecided} {
@@ -290,7 +290,7 @@ func TestPairedJSONAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
-	if len(lines) != 1+len(engine.PairedMetricKeys()) || !strings.HasPrefix(lines[0], "metric,unit,better,baseline,policy,method,level,seeds,") {
+	if len(lines) != 1+len(PairedMetricKeys()) || !strings.HasPrefix(lines[0], "metric,unit,better,baseline,policy,method,level,seeds,") {
 		t.Errorf("CSV:\n%s", csv.String())
 	}
 }
@@ -312,13 +312,13 @@ func TestSweepPaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := sp.Records()
-	if len(recs) != 2*len(engine.PairedMetricKeys()) {
-		t.Fatalf("%d records, want %d", len(recs), 2*len(engine.PairedMetricKeys()))
+	if len(recs) != 2*len(PairedMetricKeys()) {
+		t.Fatalf("%d records, want %d", len(recs), 2*len(PairedMetricKeys()))
 	}
 	for i, c := range res.Comparisons {
 		want, _ := c.Paired(o)
 		for j, rec := range want.Records() {
-			got := recs[i*len(engine.PairedMetricKeys())+j]
+			got := recs[i*len(PairedMetricKeys())+j]
 			if got[0] != (engine.Field{Name: "rate_rps", Value: res.Points[i].X}) || !sameFields(got[1:], rec) {
 				t.Errorf("point %d record %d: %v, want x then %v", i, j, got, rec)
 			}

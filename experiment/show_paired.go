@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/internal/sheet"
 )
 
@@ -101,7 +100,7 @@ func (o PairedOptions) describe() []string {
 	return []string{
 		fmt.Sprintf("baseline %q", o.Baseline),
 		"policies " + list(o.Policies, "every other"),
-		"metrics " + list(o.Metrics, strings.Join(engine.PairedMetricKeys(), ", ")+" (serving: "+strings.Join(ServingPairedMetricKeys(), ", ")+")"),
+		"metrics " + list(o.Metrics, strings.Join(PairedMetricKeys(), ", ")+" (serving: "+strings.Join(ServingPairedMetricKeys(), ", ")+")"),
 		"method " + sheet.YesNo(o.Method != "", string(o.Method), string(PairedT)),
 	}
 }

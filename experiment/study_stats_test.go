@@ -171,7 +171,7 @@ func TestStudyJSONPaired(t *testing.T) {
 	if doc.Development[0]["seeds"] != 3.0 || doc.Development[0]["std_err"] == nil {
 		t.Errorf("development[0] = %v", doc.Development[0])
 	}
-	if doc.Margin["metric"] != "attainment" || doc.Margin["seeds"] != 3.0 || len(doc.Paired) != len(engine.PairedMetricKeys()) {
+	if doc.Margin["metric"] != "attainment" || doc.Margin["seeds"] != 3.0 || len(doc.Paired) != len(PairedMetricKeys()) {
 		t.Errorf("margin %v; %d paired records", doc.Margin, len(doc.Paired))
 	}
 	var order []string

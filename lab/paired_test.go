@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/routelab/routelab/display"
-	"github.com/routelab/routelab/engine"
 	"github.com/routelab/routelab/experiment"
 )
 
@@ -18,7 +17,7 @@ import (
 func TestComparisonPaired(t *testing.T) {
 	res := Compare(Straggler().Seeds(4), LatencyAware(), Adaptive(), RoundRobin())
 	p := res.Paired("latency-aware", "adaptive")
-	if len(p.Stats) != len(engine.PairedMetricKeys()) || p.Baseline != "latency-aware" || p.Stats[0].Policy != "adaptive" {
+	if len(p.Stats) != len(experiment.PairedMetricKeys()) || p.Baseline != "latency-aware" || p.Stats[0].Policy != "adaptive" {
 		t.Fatalf("paired: %v", p)
 	}
 	b := display.Of(p)
@@ -39,7 +38,7 @@ func TestComparisonPaired(t *testing.T) {
 	if !json.Valid(data) || !strings.Contains(string(data), `"diff_mean"`) {
 		t.Errorf("saved JSON: %.200s", data)
 	}
-	if csv, _ := os.ReadFile(filepath.Join(dir, "p.csv")); strings.Count(string(csv), "\n") != 1+len(engine.PairedMetricKeys()) {
+	if csv, _ := os.ReadFile(filepath.Join(dir, "p.csv")); strings.Count(string(csv), "\n") != 1+len(experiment.PairedMetricKeys()) {
 		t.Errorf("saved CSV:\n%s", csv)
 	}
 	if e := panics(t, func() { p.Save(filepath.Join(dir, "p.svg")) }); !strings.Contains(e.Error(), "want .json, .csv, .tex or .md; Chart().Save writes the figure") {

@@ -176,8 +176,8 @@ func TestPairedAndStudyTables(t *testing.T) {
 			t.Errorf("%s: html is not a format of these tables, yet no error", c.name)
 		}
 	}
-	if len(p.Table().Rows) != 3*len(engine.PairedMetricKeys()) {
-		t.Errorf("paired rows: %d, want 3 policies × %d metrics", len(p.Table().Rows), len(engine.PairedMetricKeys()))
+	if len(p.Table().Rows) != 3*len(experiment.PairedMetricKeys()) {
+		t.Errorf("paired rows: %d, want 3 policies × %d metrics", len(p.Table().Rows), len(experiment.PairedMetricKeys()))
 	}
 	if _, err := PairedTableAs(nil, TableLaTeX); err == nil {
 		t.Error("a nil paired result tabulates without error")

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/routelab/routelab/engine"
+	"github.com/routelab/routelab/experiment"
 )
 
 func golden(t *testing.T, name string) string {
@@ -41,8 +41,8 @@ func TestCompareBaselineText(t *testing.T) {
 			t.Errorf("paired table lacks %q:\n%s", want, rest)
 		}
 	}
-	if strings.Count(rest, "\n") != 2+3*len(engine.PairedMetricKeys())+1 {
-		t.Errorf("paired table: want a headline, a header, %d rows and a note:\n%s", 3*len(engine.PairedMetricKeys()), rest)
+	if strings.Count(rest, "\n") != 2+3*len(experiment.PairedMetricKeys())+1 {
+		t.Errorf("paired table: want a headline, a header, %d rows and a note:\n%s", 3*len(experiment.PairedMetricKeys()), rest)
 	}
 }
 
@@ -61,7 +61,7 @@ func TestCompareBaselineJSONAndCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows, _ := got["paired"].([]any)
-	if len(rows) != 3*len(engine.PairedMetricKeys()) {
+	if len(rows) != 3*len(experiment.PairedMetricKeys()) {
 		t.Errorf("%d paired records", len(rows))
 	}
 	delete(got, "paired")
@@ -72,7 +72,7 @@ func TestCompareBaselineJSONAndCSV(t *testing.T) {
 	}
 	csv, _, code := runCLI(t, "compare", "--scenario", "straggler", "--baseline", "latency-aware", "--csv-paired", "--bootstrap")
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if code != 0 || len(lines) != 1+3*len(engine.PairedMetricKeys()) || !strings.Contains(lines[1], ",latency-aware,round-robin,bootstrap,") {
+	if code != 0 || len(lines) != 1+3*len(experiment.PairedMetricKeys()) || !strings.Contains(lines[1], ",latency-aware,round-robin,bootstrap,") {
 		t.Errorf("exit %d, CSV:\n%s", code, csv)
 	}
 	again, _, _ := runCLI(t, "compare", "--scenario", "straggler", "--baseline", "latency-aware", "--csv-paired", "--bootstrap", "--workers", "1")
@@ -84,7 +84,7 @@ func TestCompareBaselineJSONAndCSV(t *testing.T) {
 func TestSweepAndStudyBaseline(t *testing.T) {
 	out, stderr, code := runCLI(t, "sweep", "--scenario", "burst", "--rates", "100,250", "--seeds", "3", "--baseline", "least-queue", "--csv-paired")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 1+2*3*len(engine.PairedMetricKeys()) || !strings.HasPrefix(lines[0], "rate_rps,metric,") || !strings.HasPrefix(lines[len(lines)-1], "250,") {
+	if code != 0 || len(lines) != 1+2*3*len(experiment.PairedMetricKeys()) || !strings.HasPrefix(lines[0], "rate_rps,metric,") || !strings.HasPrefix(lines[len(lines)-1], "250,") {
 		t.Errorf("exit %d (%s), sweep CSV:\n%s", code, stderr, out)
 	}
 	text, _, _ := runCLI(t, "sweep", "--scenario", "burst", "--rates", "100,250", "--seeds", "3", "--baseline", "least-queue")

@@ -92,7 +92,6 @@ var _ = lazily(func() {
 		"NewScenario":               reflect.ValueOf(engine.NewScenario),
 		"NewSimulator":              reflect.ValueOf(engine.NewSimulator),
 		"NoDirection":               reflect.ValueOf(engine.NoDirection),
-		"PairedMetricKeys":          reflect.ValueOf(engine.PairedMetricKeys),
 		"ParseScenarioFile":         reflect.ValueOf(engine.ParseScenarioFile),
 		"PeakEWMA":                  reflect.ValueOf(engine.PeakEWMA),
 		"PeakEWMADecayMs":           reflect.ValueOf(constant.MakeFromLiteral("10000", token.FLOAT, 0)),

@@ -22,6 +22,7 @@ var _ = lazily(func() {
 		"PairSeeds":               reflect.ValueOf(experiment.PairSeeds),
 		"PairedBootstrap":         reflect.ValueOf(experiment.PairedBootstrap),
 		"PairedLevel":             reflect.ValueOf(constant.MakeFromLiteral("0.9499999999999999999891579782751449556599254719913005828857421875", token.FLOAT, 0)),
+		"PairedMetricKeys":        reflect.ValueOf(experiment.PairedMetricKeys),
 		"PairedT":                 reflect.ValueOf(experiment.PairedT),
 		"ParseStudy":              reflect.ValueOf(experiment.ParseStudy),
 		"RateSweep":               reflect.ValueOf(experiment.RateSweep),
