@@ -3297,6 +3297,7 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = &itype{}
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
+			n.embedPath = lind
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod

@@ -1117,6 +1117,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	// A method without a bound receiver is a method expression's value,
+	// T.M: the receiver is its first argument, as the frame copy below has
+	// it (routelab patch).
+	methodExpr := rcvr == nil && def0.kind == funcDecl && isMethod(def0)
+	// The method declaration itself has the method's type, without the
+	// receiver, a method expression's node T.M has it.
+	recvInType := methodExpr && len(n.typ.arg) > len(def0.typ.arg)
 
 	return func(f *frame) reflect.Value {
 		// The value takes the function or method as redefined when it is
@@ -1131,6 +1138,10 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				panic(nilReceiverError(def, n.recv.node == nil))
 			}
 			recv = bindReceiver(r, def.types[numRet])
+		}
+		funcType := funcType
+		if methodExpr && !recvInType {
+			funcType = methodExprType(def.types[numRet], funcType)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			defer exitValueCall(enterValueCall(def))
@@ -1153,7 +1164,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := def.typ.arg[i]
+				j := i
+				if methodExpr {
+					if i == 0 {
+						d[0].Set(methodExprReceiver(arg, n.embedPath, d[0].Type(), def))
+						continue
+					}
+					j--
+				}
+				typ := def.typ.arg[j]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
 					d[i].Set(arg)

@@ -180,6 +180,9 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 }
 
 func genFuncValue(n *node) func(*frame) reflect.Value {
+	if isMethodExprValue(n) {
+		return genFunctionWrapper(n)
+	}
 	value := genValue(n)
 	return func(f *frame) reflect.Value {
 		v := value(f)
