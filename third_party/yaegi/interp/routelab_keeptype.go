@@ -1,20 +1,40 @@
 package interp
 
+import "reflect"
+
 // keepsType reports whether the value of n, stored in an empty interface,
 // must keep its interpreted type (in a valueInterface) for its methods to
 // be found by a type assertion or switch: its type, or the type its
-// pointer points to, has methods. A conversion to an interface,
+// pointer points to, has methods, its own or promoted. A conversion to an interface,
 // any(x), is x itself (routelab patch).
 func keepsType(n *node) bool {
-	n = convertedOperand(n)
-	t := n.typ
-	if t == nil {
+	return hasSrcMethods(convertedOperand(n).typ, map[*itype]bool{})
+}
+
+// hasSrcMethods reports whether type t has interpreted methods: its own,
+// those of the type it points to, or promoted from an embedded field.
+func hasSrcMethods(t *itype, seen map[*itype]bool) bool {
+	if t == nil || seen[t] {
 		return false
 	}
+	seen[t] = true
 	if len(t.method) > 0 {
 		return true
 	}
-	return t.cat == ptrT && t.val != nil && len(t.val.method) > 0
+	switch t.cat {
+	case ptrT:
+		return hasSrcMethods(t.val, seen)
+	case structT:
+		for _, f := range t.field {
+			if !f.embed {
+				continue
+			}
+			if isInterfaceSrc(f.typ) && len(f.typ.field) > 0 || hasSrcMethods(f.typ, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // convertedOperand returns the operand of n if n is a conversion to a
@@ -24,4 +44,20 @@ func convertedOperand(n *node) *node {
 		n = n.child[1]
 	}
 	return n
+}
+
+// genValueConcrete returns the value of n, an empty interface, for compiled
+// code: an interpreted value kept with its type in a valueInterface is
+// given as its concrete value.
+func genValueConcrete(n *node) func(*frame) reflect.Value {
+	value := genValue(n)
+	return func(f *frame) reflect.Value {
+		v := value(f)
+		if v.Kind() == reflect.Interface && !v.IsNil() {
+			if _, ok := v.Elem().Interface().(valueInterface); ok {
+				return valueInterfaceValue(v.Elem())
+			}
+		}
+		return v
+	}
 }

@@ -62,3 +62,46 @@ true 10 false false
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A method promoted from an embedded field is a method of the type for an
+// empty interface too (i.(getter) with a *A whose B has get); compiled
+// code (fmt) gets the concrete value of an interpreted one kept with its
+// type in an any, and a map with any keys stores and finds such a key as
+// its concrete value (a valueInterface compares by identity).
+func TestRoutelabEmptyInterfaceKeepsPromotedMethods(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type B[T any] struct{ val T }
+
+func (b *B[T]) get() T { return b.val }
+
+type A[T any] struct{ B[T] }
+
+type getter[T any] interface{ get() T }
+
+func doGet[T any](i interface{}) T { return i.(getter[T]).get() }
+
+type r struct{ a int }
+
+func (x r) g0() int { return 2 }
+
+func main() {
+	as := A[string]{B: B[string]{"abc"}}
+	fmt.Println(doGet[string](&as))
+	x := r{4}
+	var v any = x
+	var w any = &r{3}
+	fmt.Println(v, w, []any{v}[0])
+	m := map[any]int{1: 2, r{1}: 7}
+	var k any = r{1}
+	m[v] = 5
+	fmt.Println(m[1], m[k], m[r{1}], m[r{4}], len(m))
+}
+`
+	want := "abc\n{4} &{3} {4}\n2 7 7 5 3\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

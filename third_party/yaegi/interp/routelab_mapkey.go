@@ -15,10 +15,24 @@ func genMapKey(m, k *node) func(*frame) reflect.Value {
 			return func(*frame) reflect.Value { return z }
 		}
 	}
+	if emptyInterfaceKeys(m.typ) {
+		return genValueConcrete(k)
+	}
 	if isInterfaceSrc(k.typ) {
 		return genValueInterface(k)
 	}
 	return genValue(k)
+}
+
+// emptyInterfaceKeys reports whether t is a map type whose keys are empty
+// interfaces. Its keys are concrete values, never valueInterfaces, which
+// compare by identity: an interpreted value with methods kept with its type
+// in an interface is stored and looked up as its concrete value.
+func emptyInterfaceKeys(t *itype) bool {
+	for t != nil && t.cat == linkedT {
+		t = t.val
+	}
+	return t != nil && t.cat == mapT && isEmptyInterface(t.key)
 }
 
 // needsMapKey tells whether the constant key of the map index n is nil, which

@@ -1679,7 +1679,9 @@ func callBin(n *node) {
 
 			switch {
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				// routelab patch: compiled code gets the concrete value of an
+				// interpreted one kept with its type (a valueInterface).
+				values = append(values, genValueConcrete(c))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -2750,8 +2752,12 @@ func mapLit(n *node) {
 	typ := n.typ.frameType()
 	keys := make([]func(*frame) reflect.Value, len(child))
 	values := make([]func(*frame) reflect.Value, len(child))
+	emptyKeys := emptyInterfaceKeys(n.typ) // routelab patch
 	for i, c := range child {
 		keys[i] = genDestValue(n.typ.key, c.child[0])
+		if emptyKeys {
+			keys[i] = genValueConcrete(c.child[0])
+		}
 		values[i] = genDestValue(n.typ.val, c.child[1])
 	}
 
