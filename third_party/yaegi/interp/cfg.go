@@ -3298,6 +3298,9 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
 			n.embedPath = lind
+			// The method's reflect type, once made, has no receiver
+			// argument (routelab patch).
+			n.typ.rtype = nil
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod

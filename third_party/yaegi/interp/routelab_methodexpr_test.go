@@ -76,3 +76,32 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A method expression taken after the method was called keeps the receiver
+// in its type: the copy of the method's type kept the method's reflect
+// type, made by the call ("reflect: Call with too many input arguments").
+func TestRoutelabMethodExpressionAfterCall(t *testing.T) {
+	src := `package main
+
+import "strconv"
+
+type myint int
+
+func (m myint) String() string { return strconv.Itoa(int(m)) }
+
+type Stringer interface{ String() string }
+
+func str[T Stringer](v T) string {
+	f1 := T.String
+	return f1(v)
+}
+
+func main() {
+	println(myint(3).String())
+	println(str[myint](myint(4)))
+}
+`
+	if got, want := runProgram(t, src), "3\n4\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
