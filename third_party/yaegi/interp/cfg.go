@@ -1936,6 +1936,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			n.typ = n.child[0].typ
 			n.recv = n.child[0].recv
+			if t := methodOfConvertedValue(n); t != nil {
+				n.typ = t
+			}
 			if n.typ == nil {
 				err = n.cfgErrorf("undefined type")
 				break

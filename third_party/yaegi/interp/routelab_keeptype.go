@@ -61,3 +61,20 @@ func genValueConcrete(n *node) func(*frame) reflect.Value {
 		return v
 	}
 }
+
+// methodOfConvertedValue returns the type of x for I(x).M, a method of
+// source interface I called on the conversion of a concrete value x, else
+// nil: the conversion shares x's frame slot, where the method is found on
+// x's type (looked up on the interface, it read the concrete value as an
+// interface: "reflect: call of reflect.Value.NumField on int Value").
+func methodOfConvertedValue(n *node) *itype {
+	c := n.child[0]
+	x := convertedOperand(c)
+	if x == c || x.typ == nil || isInterface(x.typ) || !isInterfaceSrc(c.typ) {
+		return nil
+	}
+	if len(c.typ.lookupField(n.child[1].ident)) == 0 {
+		return nil
+	}
+	return x.typ
+}

@@ -105,3 +105,45 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A method of a source interface called on the conversion of a concrete
+// value, I(x).M(), is x's method: it was looked up on the interface and
+// read x as one ("reflect: call of reflect.Value.NumField on int Value").
+func TestRoutelabMethodOfConvertedValue(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+type myint int
+
+func (m myint) String() string { return fmt.Sprint("i", int(m)) }
+
+type P struct{ a int }
+
+func (p *P) String() string { p.a++; return fmt.Sprint("p", p.a) }
+
+type E struct{ P }
+
+type Stringer interface{ String() string }
+
+func str[T Stringer](v T) string {
+	f := func(v1 T) string { return Stringer(v1).String() }
+	return f(v)
+}
+
+func main() {
+	x := myint(3)
+	fmt.Println(Stringer(x).String(), Stringer(myint(5)).String(), str(myint(6)))
+	p := &P{1}
+	fmt.Println(Stringer(p).String(), p.a)
+	e := &E{P{7}}
+	fmt.Println(Stringer(e).String(), e.a)
+	f := Stringer(p).String
+	fmt.Println(f(), p.a)
+}
+`
+	want := "i3 i5 i6\np2 2\np8 8\np3 3\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
