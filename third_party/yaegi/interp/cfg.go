@@ -540,6 +540,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				for _, cc := range c.child[:len(c.child)-1] {
 					sc.sym[cc.ident] = &symbol{index: sc.add(typ), kind: varSym, typ: typ}
 				}
+				if len(c.child) == 1 {
+					// routelab patch: an unnamed parameter has its slot, where
+					// a call copies its argument (a method's first local
+					// got it: "reflect.Set: value of type int is not
+					// assignable to type bool").
+					sc.add(typ)
+				}
 			}
 
 			if n.child[1].ident == "init" && len(n.child[0].child) == 0 {
