@@ -258,3 +258,18 @@ func methodExprReceiver(arg reflect.Value, path []int, rt reflect.Type, def *nod
 	}
 	return arg
 }
+
+// hasNamedResults reports whether function declaration or literal def
+// names its results.
+func hasNamedResults(def *node) bool {
+	ft := def.child[2]
+	if len(ft.child) < 3 {
+		return false
+	}
+	for _, c := range ft.child[2].child {
+		if len(c.child) > 1 {
+			return true
+		}
+	}
+	return false
+}

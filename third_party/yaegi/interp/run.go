@@ -1504,9 +1504,24 @@ func call(n *node) {
 		var vararg reflect.Value
 
 		// Init return values
+		named := hasNamedResults(def)
+		var results []reflect.Value
 		for i, v := range rvalues {
 			if v != nil {
-				nf.data[i] = v(f)
+				r := v(f)
+				if named && r.CanSet() {
+					// routelab patch: a named result is a variable of the
+					// callee, zero when it starts, and the caller's
+					// destination changes when it returns; it was the
+					// destination itself (got = f() with f appending to
+					// its result appended to got's value).
+					if results == nil {
+						results = make([]reflect.Value, len(rvalues))
+					}
+					results[i] = r
+					continue
+				}
+				nf.data[i] = r
 			}
 		}
 
@@ -1561,6 +1576,11 @@ func call(n *node) {
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		for i, r := range results {
+			if r.IsValid() {
+				r.Set(nf.data[i])
+			}
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
