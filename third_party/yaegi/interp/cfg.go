@@ -765,6 +765,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && n.nright > 0:
+					// routelab patch: the operation of a multiple assignment
+					// assigns all its pairs; skipped for one pair whose source
+					// was written in place (c, d := f(), []int{1}), it left
+					// the others unassigned.
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {
