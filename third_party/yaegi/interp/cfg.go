@@ -540,6 +540,13 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				for _, cc := range c.child[:len(c.child)-1] {
 					sc.sym[cc.ident] = &symbol{index: sc.add(typ), kind: varSym, typ: typ}
 				}
+				if len(c.child) == 1 {
+					// routelab patch: an unnamed parameter has its slot, where
+					// a call copies its argument (a method's first local
+					// got it: "reflect.Set: value of type int is not
+					// assignable to type bool").
+					sc.add(typ)
+				}
 			}
 
 			if n.child[1].ident == "init" && len(n.child[0].child) == 0 {
@@ -792,11 +799,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					src.findex = dest.findex // Set recv address to LHS.
 					dest.typ = src.typ
 				case src.action == aCompositeLit:
-					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT ||
-						isEmptyInterface(dest.typ) && dest.typ.cat == interfaceT && hasSourceMethods(src.typ) {
-						// (routelab patch: nor into a source interface, for a
-						// value with methods: var y any = S{} stored S bare,
-						// so y.(I) failed.)
+					if dest.typ.cat == valueT && dest.typ.rtype.Kind() == reflect.Interface || dest.typ.cat == errorT {
+						// (A literal into a source interface keeps its methods
+						// in compositeLit itself: routelab_keeptype.go.)
 						// Skip optimisation for assigned interface (routelab
 						// patch: error too; the literal was stored unwrapped).
 						break
@@ -1964,6 +1969,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			wireChild(n)
 			n.typ = n.child[0].typ
 			n.recv = n.child[0].recv
+			if t := methodOfConvertedValue(n); t != nil {
+				n.typ = t
+			}
 			if n.typ == nil {
 				err = n.cfgErrorf("undefined type")
 				break
@@ -3344,6 +3352,10 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 			n.typ = &itype{}
 			*n.typ = *m.typ
 			n.typ.arg = append([]*itype{n.child[0].typ}, m.typ.arg...)
+			n.embedPath = lind
+			// The method's reflect type, once made, has no receiver
+			// argument (routelab patch).
+			n.typ.rtype = nil
 		} else {
 			// Handle method with receiver.
 			n.gen = getMethod

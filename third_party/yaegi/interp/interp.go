@@ -57,6 +57,7 @@ type node struct {
 	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
 	typeArg    bool           // a type argument put in place of a type parameter by genAST (routelab patch)
 	layout     *frameLayout   // the struct of a function's frame slots, accessed atomically (routelab patch)
+	embedPath  []int          // for a method expression T.M of a promoted method, the path of M's receiver in T (routelab patch)
 }
 
 func (n *node) shouldBreak() bool {

@@ -199,3 +199,77 @@ func runLvalue(exec bltn, f *frame) {
 		exec = exec(f)
 	}
 }
+
+// methodExprType returns the type of method expression T.M for a method of
+// type ft whose receiver has type recv: ft with recv as its first argument.
+func methodExprType(recv, ft reflect.Type) reflect.Type {
+	in := make([]reflect.Type, 0, ft.NumIn()+1)
+	in = append(in, recv)
+	for i := 0; i < ft.NumIn(); i++ {
+		in = append(in, ft.In(i))
+	}
+	out := make([]reflect.Type, ft.NumOut())
+	for i := range out {
+		out[i] = ft.Out(i)
+	}
+	return reflect.FuncOf(in, out, ft.IsVariadic())
+}
+
+// isMethodExprValue reports whether n is a method expression T.M of an
+// interpreted method, whose value is a function of the receiver and the
+// method's arguments.
+func isMethodExprValue(n *node) bool {
+	d, ok := n.val.(*node)
+	return ok && n.kind == selectorExpr && n.recv == nil && d.kind == funcDecl && isMethod(d) && len(n.typ.arg) > len(d.typ.arg)
+}
+
+// methodExprReceiver returns the receiver, of type rt, of method def called
+// as method expression T.M with first argument arg: the field at path of
+// arg (a promoted method), its address for a pointer receiver, or the value
+// a pointer points to for a value receiver ((*T).M).
+func methodExprReceiver(arg reflect.Value, path []int, rt reflect.Type, def *node) reflect.Value {
+	for _, i := range path {
+		if arg.Kind() == reflect.Ptr {
+			if arg.IsNil() {
+				panic(nilDerefError{})
+			}
+			arg = arg.Elem()
+		}
+		arg = arg.Field(i)
+		if vi, ok := arg.Interface().(valueInterface); ok {
+			arg = vi.value
+		}
+	}
+	switch {
+	case arg.Type() == rt || rt.Kind() == reflect.Interface:
+	case arg.Kind() == reflect.Ptr && rt.Kind() != reflect.Ptr:
+		if arg.IsNil() {
+			panic(nilReceiverError(def, true))
+		}
+		arg = arg.Elem()
+	case arg.Kind() != reflect.Ptr && rt.Kind() == reflect.Ptr:
+		if arg.CanAddr() {
+			arg = arg.Addr()
+		} else {
+			p := reflect.New(arg.Type())
+			p.Elem().Set(arg)
+			arg = p
+		}
+	}
+	return arg
+}
+
+// hasNamedResults reports whether function declaration or literal def
+// names its results.
+func hasNamedResults(def *node) bool {
+	ft := def.child[2]
+	if len(ft.child) < 3 {
+		return false
+	}
+	for _, c := range ft.child[2].child {
+		if len(c.child) > 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -1125,6 +1125,13 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		rcvr = genValueRecv(n)
 	}
 	funcType := n.typ.TypeOf()
+	// A method without a bound receiver is a method expression's value,
+	// T.M: the receiver is its first argument, as the frame copy below has
+	// it (routelab patch).
+	methodExpr := rcvr == nil && def0.kind == funcDecl && isMethod(def0)
+	// The method declaration itself has the method's type, without the
+	// receiver, a method expression's node T.M has it.
+	recvInType := methodExpr && len(n.typ.arg) > len(def0.typ.arg)
 
 	return func(f *frame) reflect.Value {
 		// The value takes the function or method as redefined when it is
@@ -1139,6 +1146,10 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 				panic(nilReceiverError(def, n.recv.node == nil))
 			}
 			recv = bindReceiver(r, def.types[numRet])
+		}
+		funcType := funcType
+		if methodExpr && !recvInType {
+			funcType = methodExprType(def.types[numRet], funcType)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			defer exitValueCall(enterValueCall(def))
@@ -1161,7 +1172,15 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 					// In case of unused arg, there may be not even a frame entry allocated, just skip.
 					break
 				}
-				typ := def.typ.arg[i]
+				j := i
+				if methodExpr {
+					if i == 0 {
+						d[0].Set(methodExprReceiver(arg, n.embedPath, d[0].Type(), def))
+						continue
+					}
+					j--
+				}
+				typ := def.typ.arg[j]
 				switch {
 				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
 					d[i].Set(arg)
@@ -1361,7 +1380,7 @@ func call(n *node) {
 			switch {
 			case hasVariadicArgs:
 				values = append(values, genValue(c))
-			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || hasSourceMethods(c.typ)):
+			case isInterfaceSrc(arg) && (!isEmptyInterface(arg) || keepsType(c) || hasSourceMethods(c.typ)):
 				values = append(values, genValueInterface(c))
 			case isInterfaceBin(arg):
 				values = append(values, genInterfaceWrapper(c, arg.TypeOf()))
@@ -1493,9 +1512,24 @@ func call(n *node) {
 		var vararg reflect.Value
 
 		// Init return values
+		named := hasNamedResults(def)
+		var results []reflect.Value
 		for i, v := range rvalues {
 			if v != nil {
-				nf.data[i] = v(f)
+				r := v(f)
+				if named && r.CanSet() {
+					// routelab patch: a named result is a variable of the
+					// callee, zero when it starts, and the caller's
+					// destination changes when it returns; it was the
+					// destination itself (got = f() with f appending to
+					// its result appended to got's value).
+					if results == nil {
+						results = make([]reflect.Value, len(rvalues))
+					}
+					results[i] = r
+					continue
+				}
+				nf.data[i] = r
 			}
 		}
 
@@ -1550,6 +1584,11 @@ func call(n *node) {
 			return tnext
 		}
 		runCfg(def.child[3].start, nf, def, n)
+		for i, r := range results {
+			if r.IsValid() {
+				r.Set(nf.data[i])
+			}
+		}
 
 		// Handle branching according to boolean result
 		if fnext != nil && !nf.data[0].Bool() {
@@ -1668,7 +1707,9 @@ func callBin(n *node) {
 
 			switch {
 			case isEmptyInterface(c.typ):
-				values = append(values, genValue(c))
+				// routelab patch: compiled code gets the concrete value of an
+				// interpreted one kept with its type (a valueInterface).
+				values = append(values, genValueConcrete(c))
 			case isInterfaceSrc(c.typ):
 				values = append(values, genValueInterfaceValue(c))
 			case isFuncSrc(c.typ):
@@ -2640,6 +2681,11 @@ func _return(n *node) {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
 					// not on n, which means that the interfaceT knowledge is lost.
+					// routelab patch: a value with methods keeps its type.
+					if keepsType(c) {
+						values[i] = genValueInterface(c)
+						break
+					}
 					values[i] = genValue(c)
 					break
 				}
@@ -2963,7 +3009,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 			values[fieldIndex] = func(*frame) reflect.Value { return reflect.New(rft).Elem() }
 		case isNamedFuncSrc(val.typ):
 			values[fieldIndex] = genValueAsFunctionWrapper(val)
-		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || hasSourceMethods(val.typ)):
+		case isInterfaceSrc(ft) && (!isEmptyInterface(ft) || keepsType(val) || hasSourceMethods(val.typ)):
 			values[fieldIndex] = genValueInterface(val)
 		case isInterface(ft):
 			values[fieldIndex] = genInterfaceWrapper(val, rft)
@@ -2986,7 +3032,9 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
 		case destInterface:
-			if len(destType(n).field) > 0 {
+			// A value with methods keeps its type in an empty interface
+			// too, as an assignment of a variable keeps it (routelab patch).
+			if len(destType(n).field) > 0 || keepsType(n) {
 				d.Set(reflect.ValueOf(valueInterface{n, a}))
 				break
 			}
@@ -3267,7 +3315,7 @@ func _append(n *node) {
 		values := make([]func(*frame) reflect.Value, l)
 		for i, arg := range args {
 			switch elem := n.typ.elem(); {
-			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(arg.typ)):
+			case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsType(arg) || hasSourceMethods(arg.typ)):
 				values[i] = genValueInterface(arg)
 			case isInterfaceBin(elem):
 				values[i] = genInterfaceWrapper(arg, elem.TypeOf())
@@ -3291,7 +3339,7 @@ func _append(n *node) {
 	default:
 		var value0 func(*frame) reflect.Value
 		switch elem := n.typ.elem(); {
-		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || hasSourceMethods(n.child[2].typ)):
+		case isInterfaceSrc(elem) && (!isEmptyInterface(elem) || keepsType(n.child[2]) || hasSourceMethods(n.child[2].typ)):
 			value0 = genValueInterface(n.child[2])
 		case isInterfaceBin(elem):
 			value0 = genInterfaceWrapper(n.child[2], elem.TypeOf())

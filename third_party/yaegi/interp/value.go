@@ -163,7 +163,7 @@ func genValue(n *node) func(*frame) reflect.Value {
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
-	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || hasSourceMethods(n.typ)):
+	case isInterfaceSrc(typ) && (!isEmptyInterface(typ) || keepsType(n) || hasSourceMethods(n.typ)):
 		return genValueInterface(n)
 	case isNamedFuncSrc(n.typ):
 		return genFunctionWrapper(n)
@@ -180,6 +180,9 @@ func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 }
 
 func genFuncValue(n *node) func(*frame) reflect.Value {
+	if isMethodExprValue(n) {
+		return genFunctionWrapper(n)
+	}
 	value := genValue(n)
 	return func(f *frame) reflect.Value {
 		v := value(f)
@@ -251,7 +254,7 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 
 	return func(f *frame) reflect.Value {
 		v := value(f)
-		nod := n
+		nod := convertedOperand(n) // routelab patch
 
 		for v.IsValid() {
 			// traverse interface indirections to find out concrete type
