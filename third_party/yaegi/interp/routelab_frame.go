@@ -21,6 +21,11 @@ type frameLayout struct {
 
 // slotLayout returns the layout of types, the frame types of def.
 func slotLayout(def *node, types []reflect.Type) *frameLayout {
+	if def.origin != nil {
+		// A method value's copy of its method's node (getMethod): the
+		// layout is the method's, built once, not once per method value.
+		def = def.origin
+	}
 	p := (*unsafe.Pointer)(unsafe.Pointer(&def.layout))
 	if l := (*frameLayout)(atomic.LoadPointer(p)); l != nil && sameTypes(l.types, types) {
 		return l
@@ -197,5 +202,51 @@ func lvalueExec(n *node) bltn {
 func runLvalue(exec bltn, f *frame) {
 	for exec != nil {
 		exec = exec(f)
+	}
+}
+
+// routelab patch: a call of a method of the program by name (`x.M(a)`) runs
+// the method in a frame of its own, the receiver in its first parameter
+// slot, as a function call does. yaegi made a method value at each call (a
+// copy of the method's node and a reflect.MakeFunc) and called it through
+// reflect, several times slower than a function call.
+
+// directMethodCall reports whether the call n calls a method of the program
+// bound to a receiver, which call runs directly: c0 is the selector that
+// getMethod evaluates to the bound receiver.
+func directMethodCall(n *node) bool {
+	if n == nil || n.kind != callExpr || n.action != aCall || len(n.child) == 0 {
+		return false
+	}
+	if n.anc != nil && (n.anc.kind == deferStmt || n.anc.kind == goStmt) {
+		return false
+	}
+	c0 := n.child[0]
+	if c0.kind != selectorExpr || c0.action != aGetMethod || c0.recv == nil || c0.findex == notInFrame {
+		return false
+	}
+	def, ok := c0.val.(*node)
+	return ok && def.kind == funcDecl && len(def.child) == 4 && def.child[3] != nil
+}
+
+// setReceiver sets the receiver parameter dst of a method to the receiver
+// src, as bindReceiver binds it: its address for a pointer receiver, else
+// a copy of its value.
+func setReceiver(dst, src reflect.Value) {
+	for {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	sk, dk := src.Kind(), dst.Kind()
+	switch {
+	case sk == reflect.Ptr && dk != reflect.Ptr:
+		dst.Set(src.Elem())
+	case sk != reflect.Ptr && dk == reflect.Ptr:
+		dst.Set(src.Addr())
+	default:
+		dst.Set(src)
 	}
 }

@@ -1424,17 +1424,38 @@ func call(n *node) {
 	}
 
 	byName := callsByName(c0)
+	// A method of the program called by name: c0's slot holds the bound
+	// receiver, and the method runs in a frame of its own here, as a
+	// function does (routelab patch, see directMethodCall).
+	direct := directMethodCall(n)
+	argStart := numRet
+	var rcvr func(*frame) reflect.Value
+	if direct {
+		argStart++
+		rcvr = genValueRecv(c0)
+	}
 	n.exec = func(f *frame) bltn {
-		f.mutex.Lock()
-		bf := value(f)
-		def, ok := bf.Interface().(*node)
-		if ok {
-			if byName {
-				def = latestDefinition(def)
+		var bf, recv reflect.Value
+		var def *node
+		if direct {
+			def = latestDefinition(c0.val.(*node))
+			recv = rcvr(f)
+			if isNilPointerFor(recv, def.types[numRet]) {
+				panic(nilReceiverError(def, c0.recv.node == nil))
 			}
-			bf = def.rval
+		} else {
+			f.mutex.Lock()
+			bf = value(f)
+			var ok bool
+			def, ok = bf.Interface().(*node)
+			if ok {
+				if byName {
+					def = latestDefinition(def)
+				}
+				bf = def.rval
+			}
+			f.mutex.Unlock()
 		}
-		f.mutex.Unlock()
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -1494,13 +1515,17 @@ func call(n *node) {
 		// Init the other return values and the local frame values.
 		initSlots(def, def.types, nf.data, 0)
 
+		if direct {
+			setReceiver(nf.data[numRet], recv)
+		}
+
 		// Init variadic argument vector
 		if variadic >= 0 {
-			vararg = nf.data[numRet+variadic]
+			vararg = nf.data[argStart+variadic]
 		}
 
 		// Copy input parameters from caller
-		if dest := nf.data[numRet:]; len(dest) > 0 {
+		if dest := nf.data[argStart:]; len(dest) > 0 {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
@@ -2091,6 +2116,13 @@ func getMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+
+	if directMethodCall(n.anc) && n.anc.child[0] == n {
+		// The callee of a call that runs the method itself and takes the
+		// receiver there (routelab patch).
+		n.exec = func(f *frame) bltn { return next }
+		return
+	}
 
 	n.exec = func(f *frame) bltn {
 		// The method as redefined last (routelab patch), bound to its receiver.
