@@ -217,6 +217,11 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			}
 			return
 		}
+		if returned && len(f.deferred) == 0 && f.recovered == nil {
+			// A return without deferred calls: nothing to run or recover
+			// (routelab patch: every call locked its frame twice here).
+			return
+		}
 		f.mutex.Lock()
 		f.recovered = recover()
 		deferred := f.deferred
@@ -1428,6 +1433,9 @@ func call(n *node) {
 	// receiver, and the method runs in a frame of its own here, as a
 	// function does (routelab patch, see directMethodCall).
 	direct := directMethodCall(n)
+	// A function called by its name is not in the caller's frame, which
+	// need not be locked to read it (routelab patch).
+	named := byName && c0.kind == identExpr
 	argStart := numRet
 	var rcvr func(*frame) reflect.Value
 	if direct {
@@ -1444,7 +1452,9 @@ func call(n *node) {
 				panic(nilReceiverError(def, c0.recv.node == nil))
 			}
 		} else {
-			f.mutex.Lock()
+			if !named {
+				f.mutex.Lock()
+			}
 			bf = value(f)
 			var ok bool
 			def, ok = bf.Interface().(*node)
@@ -1454,7 +1464,9 @@ func call(n *node) {
 				}
 				bf = def.rval
 			}
-			f.mutex.Unlock()
+			if !named {
+				f.mutex.Unlock()
+			}
 		}
 
 		// Call bin func if defined
