@@ -109,7 +109,7 @@ func (interp *Interpreter) run(n *node, cf *frame) {
 	interp.mutex.RUnlock()
 
 	f.mutex.Lock()
-	f.done = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c}
+	f.done = &reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c}
 	f.mutex.Unlock()
 
 	for i, t := range n.types {
@@ -3089,7 +3089,7 @@ func rangeChan(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		f.mutex.RLock()
-		done := f.done
+		done := f.doneCase()
 		f.mutex.RUnlock()
 
 		chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}})
@@ -3605,7 +3605,7 @@ func recv(n *node) {
 				}
 				// Slow: channel read blocks, allow cancel
 				f.mutex.RLock()
-				done := f.done
+				done := f.doneCase()
 				f.mutex.RUnlock()
 
 				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3628,7 +3628,7 @@ func recv(n *node) {
 				}
 				// Slow: channel is blocked, allow cancel
 				f.mutex.RLock()
-				done := f.done
+				done := f.doneCase()
 				f.mutex.RUnlock()
 
 				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3678,7 +3678,7 @@ func recv2(n *node) {
 			}
 			// Slow: channel is blocked, allow cancel
 			f.mutex.RLock()
-			done := f.done
+			done := f.doneCase()
 			f.mutex.RUnlock()
 
 			chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3776,7 +3776,7 @@ func send(n *node) {
 		}
 		// Slow: send on channel blocks, allow cancel.
 		f.mutex.RLock()
-		done := f.done
+		done := f.doneCase()
 		f.mutex.RUnlock()
 
 		chosen, _, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectSend, Chan: ch, Send: data}})
@@ -3902,7 +3902,7 @@ func _select(n *node) {
 		cases := make([]reflect.SelectCase, len(template))
 		copy(cases, template)
 		f.mutex.RLock()
-		cases[nbClause] = f.done
+		cases[nbClause] = f.doneCase()
 		f.mutex.RUnlock()
 
 		for i := range cases[:nbClause] {
