@@ -215,3 +215,50 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func BenchmarkRoutelabDivMod(b *testing.B) {
+	benchEval(b, `
+func divmod(n int) uint32 {
+	var s uint32
+	d := 7
+	for i := 1; i < n; i++ {
+		u := uint32(i) * 2654435761
+		s += u/10 + u%7 + uint32(i/d) + uint32(i%(d+i))
+	}
+	return s
+}`, `divmod(100000)`)
+}
+
+// Numeric operands read from the running frame, an enclosing one, a global
+// or a constant give the same results for every kind.
+func TestRoutelabNumericOperands(t *testing.T) {
+	src := `package main
+
+import "fmt"
+
+var g8 int8 = -128
+var gu uint16 = 65535
+
+func main() {
+	a, b := int8(-128), int8(-1)
+	var c uint8 = 250
+	var d int64 = -7
+	var e uint64 = 1<<64 - 1
+	var x float32 = 1.5
+	var y = 2.25
+	u, v := uint32(4000000000), uint32(3)
+	f := func() (int8, uint8, int64, uint64, float64) {
+		return a / b, c + 10, d % 3, e / 2, float64(x) * y
+	}
+	fmt.Println(a/b, a%b, c+10, c*2, d/2, d%3, e/3, e%10, x*2, y/3, u/v, u%v, u+v)
+	fmt.Println(f())
+	fmt.Println(g8/b, gu+1, gu/2, -d, ^c, d<<2, e>>60, c&0x0f, u|1)
+}
+`
+	want := "-128 0 4 244 -3 -1 6148914691236517205 5 3 0.75 1333333333 1 4000000003\n" +
+		"-128 4 -1 9223372036854775807 3.375\n" +
+		"-128 0 32767 7 5 -28 15 10 4000000001\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
