@@ -36,6 +36,7 @@ Ctrl-C interrupts it. The exit status is 1 when the script fails. A policy file 
 				return err
 			}
 			defer sess.Close()
+			defer heapFloor(scriptHeapFloor)()
 			ctx, stop := interruptible(cmd)
 			defer stop()
 			err = sess.RunScript(ctx, src, cmd.OutOrStdout(), cmd.ErrOrStderr())

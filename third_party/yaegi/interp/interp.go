@@ -122,9 +122,9 @@ type frame struct {
 	data []reflect.Value // values
 
 	mutex     sync.RWMutex
-	deferred  [][]reflect.Value  // defer stack
-	recovered interface{}        // to handle panic recover
-	done      reflect.SelectCase // for cancellation of channel operations
+	deferred  [][]reflect.Value   // defer stack
+	recovered interface{}         // to handle panic recover
+	done      *reflect.SelectCase // for cancellation of channel operations (a pointer: routelab patch, smaller frames)
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {

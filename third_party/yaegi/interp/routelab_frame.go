@@ -21,6 +21,11 @@ type frameLayout struct {
 
 // slotLayout returns the layout of types, the frame types of def.
 func slotLayout(def *node, types []reflect.Type) *frameLayout {
+	if def.origin != nil {
+		// A method value's copy of its method's node (getMethod): the
+		// layout is the method's, built once, not once per method value.
+		def = def.origin
+	}
 	p := (*unsafe.Pointer)(unsafe.Pointer(&def.layout))
 	if l := (*frameLayout)(atomic.LoadPointer(p)); l != nil && sameTypes(l.types, types) {
 		return l
@@ -116,42 +121,6 @@ func freshOnDefine(n, c *node) bool {
 		return !shared
 	}, nil)
 	return shared
-}
-
-// allocFrame returns a frame with length data slots; a small frame and its
-// slots are one allocation (routelab patch: they were two at every call).
-func allocFrame(length int) *frame {
-	switch {
-	case length <= 4:
-		b := new(struct {
-			f frame
-			d [4]reflect.Value
-		})
-		b.f.data = b.d[:length:length]
-		return &b.f
-	case length <= 8:
-		b := new(struct {
-			f frame
-			d [8]reflect.Value
-		})
-		b.f.data = b.d[:length:length]
-		return &b.f
-	case length <= 16:
-		b := new(struct {
-			f frame
-			d [16]reflect.Value
-		})
-		b.f.data = b.d[:length:length]
-		return &b.f
-	case length <= 32:
-		b := new(struct {
-			f frame
-			d [32]reflect.Value
-		})
-		b.f.data = b.d[:length:length]
-		return &b.f
-	}
-	return &frame{data: make([]reflect.Value, length)}
 }
 
 // bindReceiver returns the receiver src of a method value, for a receiver
@@ -272,4 +241,116 @@ func hasNamedResults(def *node) bool {
 		}
 	}
 	return false
+}
+
+// routelab patch: a call of a method of the program by name (`x.M(a)`) runs
+// the method in a frame of its own, the receiver in its first parameter
+// slot, as a function call does. yaegi made a method value at each call (a
+// copy of the method's node and a reflect.MakeFunc) and called it through
+// reflect, several times slower than a function call.
+
+// directMethodCall reports whether the call n calls a method of the program
+// bound to a receiver, which call runs directly: c0 is the selector that
+// getMethod evaluates to the bound receiver.
+func directMethodCall(n *node) bool {
+	if n == nil || n.kind != callExpr || n.action != aCall || len(n.child) == 0 {
+		return false
+	}
+	if n.anc != nil && (n.anc.kind == deferStmt || n.anc.kind == goStmt) {
+		return false
+	}
+	c0 := n.child[0]
+	if c0.kind != selectorExpr || c0.action != aGetMethod || c0.recv == nil || c0.findex == notInFrame {
+		return false
+	}
+	def, ok := c0.val.(*node)
+	return ok && def.kind == funcDecl && len(def.child) == 4 && def.child[3] != nil
+}
+
+// setReceiver sets the receiver parameter dst of a method to the receiver
+// src, as bindReceiver binds it: its address for a pointer receiver, else
+// a copy of its value.
+func setReceiver(dst, src reflect.Value) {
+	for {
+		vs, ok := src.Interface().(valueInterface)
+		if !ok {
+			break
+		}
+		src = vs.value
+	}
+	sk, dk := src.Kind(), dst.Kind()
+	switch {
+	case sk == reflect.Ptr && dk != reflect.Ptr:
+		dst.Set(src.Elem())
+	case sk != reflect.Ptr && dk == reflect.Ptr:
+		dst.Set(src.Addr())
+	default:
+		dst.Set(src)
+	}
+}
+
+// doneCase is the select case of the frame's cancellation channel; frames
+// share it through a pointer (routelab patch: it was a 56-byte copy in
+// every frame, one per call).
+func (f *frame) doneCase() reflect.SelectCase {
+	if f.done == nil {
+		return reflect.SelectCase{}
+	}
+	return *f.done
+}
+
+// allocFrame returns a frame with length data slots; a frame of up to 32
+// slots and its slots are one allocation of their exact size (routelab
+// patch: they were two at every call, then one of 4, 8, 16 or 32 slots).
+func allocFrame(length int) *frame {
+	if length < len(frameAllocs) {
+		return frameAllocs[length](length)
+	}
+	return &frame{data: make([]reflect.Value, length)}
+}
+
+var frameAllocs = [...]func(int) *frame{
+	frameWith[[0]reflect.Value],
+	frameWith[[1]reflect.Value],
+	frameWith[[2]reflect.Value],
+	frameWith[[3]reflect.Value],
+	frameWith[[4]reflect.Value],
+	frameWith[[5]reflect.Value],
+	frameWith[[6]reflect.Value],
+	frameWith[[7]reflect.Value],
+	frameWith[[8]reflect.Value],
+	frameWith[[9]reflect.Value],
+	frameWith[[10]reflect.Value],
+	frameWith[[11]reflect.Value],
+	frameWith[[12]reflect.Value],
+	frameWith[[13]reflect.Value],
+	frameWith[[14]reflect.Value],
+	frameWith[[15]reflect.Value],
+	frameWith[[16]reflect.Value],
+	frameWith[[17]reflect.Value],
+	frameWith[[18]reflect.Value],
+	frameWith[[19]reflect.Value],
+	frameWith[[20]reflect.Value],
+	frameWith[[21]reflect.Value],
+	frameWith[[22]reflect.Value],
+	frameWith[[23]reflect.Value],
+	frameWith[[24]reflect.Value],
+	frameWith[[25]reflect.Value],
+	frameWith[[26]reflect.Value],
+	frameWith[[27]reflect.Value],
+	frameWith[[28]reflect.Value],
+	frameWith[[29]reflect.Value],
+	frameWith[[30]reflect.Value],
+	frameWith[[31]reflect.Value],
+	frameWith[[32]reflect.Value],
+}
+
+// frameWith allocates a frame with the array A of reflect.Values.
+func frameWith[A any](length int) *frame {
+	b := new(struct {
+		f frame
+		d A
+	})
+	b.f.data = unsafe.Slice((*reflect.Value)(unsafe.Pointer(&b.d)), length)
+	return &b.f
 }

@@ -109,7 +109,7 @@ func (interp *Interpreter) run(n *node, cf *frame) {
 	interp.mutex.RUnlock()
 
 	f.mutex.Lock()
-	f.done = reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c}
+	f.done = &reflect.SelectCase{Dir: reflect.SelectRecv, Chan: c}
 	f.mutex.Unlock()
 
 	for i, t := range n.types {
@@ -215,6 +215,11 @@ func runCfg(n *node, f *frame, funcNode, callNode *node) {
 			} else {
 				fmt.Fprintln(n.interp.stderr, n.cfgErrorf("panic: %s(...)", panicFunc(n.scope)))
 			}
+			return
+		}
+		if returned && len(f.deferred) == 0 && f.recovered == nil {
+			// A return without deferred calls: nothing to run or recover
+			// (routelab patch: every call locked its frame twice here).
 			return
 		}
 		f.mutex.Lock()
@@ -1451,17 +1456,45 @@ func call(n *node) {
 	}
 
 	byName := callsByName(c0)
+	// A method of the program called by name: c0's slot holds the bound
+	// receiver, and the method runs in a frame of its own here, as a
+	// function does (routelab patch, see directMethodCall).
+	direct := directMethodCall(n)
+	// A function called by its name is not in the caller's frame, which
+	// need not be locked to read it (routelab patch).
+	named := byName && c0.kind == identExpr
+	argStart := numRet
+	var rcvr func(*frame) reflect.Value
+	if direct {
+		argStart++
+		rcvr = genValueRecv(c0)
+	}
 	n.exec = func(f *frame) bltn {
-		f.mutex.Lock()
-		bf := value(f)
-		def, ok := bf.Interface().(*node)
-		if ok {
-			if byName {
-				def = latestDefinition(def)
+		var bf, recv reflect.Value
+		var def *node
+		if direct {
+			def = latestDefinition(c0.val.(*node))
+			recv = rcvr(f)
+			if isNilPointerFor(recv, def.types[numRet]) {
+				panic(nilReceiverError(def, c0.recv.node == nil))
 			}
-			bf = def.rval
+		} else {
+			if !named {
+				f.mutex.Lock()
+			}
+			bf = value(f)
+			var ok bool
+			def, ok = bf.Interface().(*node)
+			if ok {
+				if byName {
+					def = latestDefinition(def)
+				}
+				bf = def.rval
+			}
+			if !named {
+				f.mutex.Unlock()
+			}
 		}
-		f.mutex.Unlock()
 
 		// Call bin func if defined
 		if bf.IsValid() {
@@ -1536,13 +1569,17 @@ func call(n *node) {
 		// Init the other return values and the local frame values.
 		initSlots(def, def.types, nf.data, 0)
 
+		if direct {
+			setReceiver(nf.data[numRet], recv)
+		}
+
 		// Init variadic argument vector
 		if variadic >= 0 {
-			vararg = nf.data[numRet+variadic]
+			vararg = nf.data[argStart+variadic]
 		}
 
 		// Copy input parameters from caller
-		if dest := nf.data[numRet:]; len(dest) > 0 {
+		if dest := nf.data[argStart:]; len(dest) > 0 {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
@@ -2149,6 +2186,13 @@ func getMethod(n *node) {
 	i := n.findex
 	l := n.level
 	next := getExec(n.tnext)
+
+	if directMethodCall(n.anc) && n.anc.child[0] == n {
+		// The callee of a call that runs the method itself and takes the
+		// receiver there (routelab patch).
+		n.exec = func(f *frame) bltn { return next }
+		return
+	}
 
 	n.exec = func(f *frame) bltn {
 		// The method as redefined last (routelab patch), bound to its receiver.
@@ -3137,7 +3181,7 @@ func rangeChan(n *node) {
 
 	n.exec = func(f *frame) bltn {
 		f.mutex.RLock()
-		done := f.done
+		done := f.doneCase()
 		f.mutex.RUnlock()
 
 		chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: value(f)}})
@@ -3664,7 +3708,7 @@ func recv(n *node) {
 				}
 				// Slow: channel read blocks, allow cancel
 				f.mutex.RLock()
-				done := f.done
+				done := f.doneCase()
 				f.mutex.RUnlock()
 
 				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3687,7 +3731,7 @@ func recv(n *node) {
 				}
 				// Slow: channel is blocked, allow cancel
 				f.mutex.RLock()
-				done := f.done
+				done := f.doneCase()
 				f.mutex.RUnlock()
 
 				chosen, v, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3737,7 +3781,7 @@ func recv2(n *node) {
 			}
 			// Slow: channel is blocked, allow cancel
 			f.mutex.RLock()
-			done := f.done
+			done := f.doneCase()
 			f.mutex.RUnlock()
 
 			chosen, v, ok := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectRecv, Chan: ch}})
@@ -3835,7 +3879,7 @@ func send(n *node) {
 		}
 		// Slow: send on channel blocks, allow cancel.
 		f.mutex.RLock()
-		done := f.done
+		done := f.doneCase()
 		f.mutex.RUnlock()
 
 		chosen, _, _ := reflect.Select([]reflect.SelectCase{done, {Dir: reflect.SelectSend, Chan: ch, Send: data}})
@@ -3963,7 +4007,7 @@ func _select(n *node) {
 		cases := make([]reflect.SelectCase, len(template))
 		copy(cases, template)
 		f.mutex.RLock()
-		cases[nbClause] = f.done
+		cases[nbClause] = f.doneCase()
 		f.mutex.RUnlock()
 
 		for i := range cases[:nbClause] {

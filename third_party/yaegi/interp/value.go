@@ -160,6 +160,26 @@ func genValue(n *node) func(*frame) reflect.Value {
 	}
 }
 
+// localSlot returns the index of the slot of the running frame genValue(n)
+// reads, if it reads one (routelab patch: the numeric value generators
+// read such a slot themselves, one indirect call less per operand).
+func localSlot(n *node) (int, bool) {
+	if n.kind == basicLit || n.kind == funcDecl || n.rval.IsValid() || n.level != 0 {
+		return 0, false
+	}
+	if n.sym != nil {
+		i := n.sym.index
+		if (i < 0 && n != n.sym.node) || n.sym.global {
+			return 0, false
+		}
+		return i, i >= 0
+	}
+	if n.findex == notInFrame {
+		return 0, false
+	}
+	return n.findex, n.findex >= 0
+}
+
 func genDestValue(typ *itype, n *node) func(*frame) reflect.Value {
 	convertLiteralValue(n, typ.TypeOf())
 	switch {
@@ -473,6 +493,17 @@ func vConstantValue(v reflect.Value) (c constant.Value) {
 func genValueInt(n *node) func(*frame) (reflect.Value, int64) {
 	value := genValue(n)
 
+	if i, ok := localSlot(n); ok {
+		// A slot of the running frame, read without a second closure
+		// (routelab patch).
+		switch n.typ.TypeOf().Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return func(f *frame) (reflect.Value, int64) { v := valueOf(f.data, i); return v, v.Int() }
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return func(f *frame) (reflect.Value, int64) { v := valueOf(f.data, i); return v, int64(v.Uint()) }
+		}
+	}
+
 	switch n.typ.TypeOf().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return func(f *frame) (reflect.Value, int64) { v := value(f); return v, v.Int() }
@@ -491,6 +522,15 @@ func genValueInt(n *node) func(*frame) (reflect.Value, int64) {
 func genValueUint(n *node) func(*frame) (reflect.Value, uint64) {
 	value := genValue(n)
 
+	if i, ok := localSlot(n); ok {
+		switch n.typ.TypeOf().Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return func(f *frame) (reflect.Value, uint64) { v := valueOf(f.data, i); return v, uint64(v.Int()) }
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return func(f *frame) (reflect.Value, uint64) { v := valueOf(f.data, i); return v, v.Uint() }
+		}
+	}
+
 	switch n.typ.TypeOf().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return func(f *frame) (reflect.Value, uint64) { v := value(f); return v, uint64(v.Int()) }
@@ -508,6 +548,13 @@ func genValueUint(n *node) func(*frame) (reflect.Value, uint64) {
 
 func genValueFloat(n *node) func(*frame) (reflect.Value, float64) {
 	value := genValue(n)
+
+	if i, ok := localSlot(n); ok {
+		switch n.typ.TypeOf().Kind() {
+		case reflect.Float32, reflect.Float64:
+			return func(f *frame) (reflect.Value, float64) { v := valueOf(f.data, i); return v, v.Float() }
+		}
+	}
 
 	switch n.typ.TypeOf().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
