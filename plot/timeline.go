@@ -93,8 +93,14 @@ func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error)
 	timelineSeries(l, r, pts, share, replicas)
 	slo := l.s.protocol.SLO
 	l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
-	l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
-		font: fontSmallest, align: "right", color: neutral}})
+	yPx := func(v float64) float64 { return ph[1] - yt[1].px(v, ph[1]) }
+	var line pxMarks // the p99 line, which the SLO label must not cross
+	for k := 1; k < len(pts); k++ {
+		if a, b := pts[k-1], pts[k]; defined(a.P99) && defined(b.P99) {
+			line.segs = append(line.segs, [4]float64{x.px(a.At/1000, pw), yPx(a.P99), x.px(b.At/1000, pw), yPx(b.P99)})
+		}
+	}
+	l.labels(1, []placed{ruleLabel(fmt.Sprintf("SLO %g ms", slo), x, slo, yPx(slo), pw, line)})
 	l.tooltip("axis", timelineTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return l.y - gap + edge, nil
