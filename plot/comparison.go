@@ -330,7 +330,10 @@ func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
 			continue
 		}
 		g.cols = cols
-		if g.fit(l, c, room) >= minPanel {
+		// A value column may take panels off a row (the figure grows),
+		// unless the height is fixed (a page, or WithSize): then it may
+		// only narrow an axis, down to minPanel/2.
+		if axisW := g.fit(l, c, room); axisW >= minPanel || (l.s.paper || l.h > 0) && g.pw >= minPanel {
 			break
 		}
 	}
