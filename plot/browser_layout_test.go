@@ -27,10 +27,12 @@ import (
 func TestBrowserTextLayout(t *testing.T) {
 	b := startBrowser(t)
 	h := openHarness(t, b)
+	h.marks = true
 	r := NewSVGRenderer(1)
 	shots := b.shots
 	for _, c := range layoutCases(t) {
 		t.Run(c.name, func(t *testing.T) {
+			h.wantMarks = !c.blank
 			for _, w := range []int{640, 1000, 1600} {
 				f := c.at(t, w)
 				h.check(t, fmt.Sprintf("%s-html-%d", c.name, w), f.OptionJS(), w, f.htmlHeight, shots, 0)
@@ -47,7 +49,7 @@ func TestBrowserTextLayout(t *testing.T) {
 				if w == one || w == two {
 					minPt = 7
 				}
-				h.checkSVG(t, fmt.Sprintf("%s-svg-%d", c.name, w), svg, w, f.height, shots, minPt)
+				h.checkSVG(t, fmt.Sprintf("%s-svg-%d", c.name, w), svg, f.staticJS, w, f.height, shots, minPt)
 			}
 		})
 	}
@@ -57,6 +59,7 @@ func TestBrowserTextLayout(t *testing.T) {
 type layoutCase struct {
 	name  string
 	build func(options ...Option) (*Figure, error)
+	blank bool // draws no data mark: every value is zero-sized
 }
 
 func (c layoutCase) at(t *testing.T, width int) *Figure {
@@ -85,23 +88,30 @@ func layoutCases(t *testing.T) []layoutCase {
 	run.Events = overlappingEvents()
 	sw, st := testSweep(t), testStudy(t)
 	return []layoutCase{
-		{"comparison-2", func(o ...Option) (*Figure, error) { return Comparison(two, o...) }},
-		{"comparison-4", func(o ...Option) (*Figure, error) { return Comparison(spec, o...) }},
-		{"comparison-10-long", func(o ...Option) (*Figure, error) { return Comparison(ten, o...) }},
-		{"comparison-sparse", func(o ...Option) (*Figure, error) { return Comparison(sparse, o...) }},
-		{"comparison-serving", func(o ...Option) (*Figure, error) { return Comparison(serving, o...) }},
-		{"latency-cdf", func(o ...Option) (*Figure, error) { return LatencyCDF(cdf, o...) }},
-		{"latency-cdf-10-long", func(o ...Option) (*Figure, error) { return LatencyCDF(ten, o...) }},
-		{"timeline-overlapping", func(o ...Option) (*Figure, error) { return Timeline(run, o...) }},
-		{"rate-sweep", func(o ...Option) (*Figure, error) { return RateSweep(sw, o...) }},
-		{"study", func(o ...Option) (*Figure, error) { return StudyHeatmap(st, o...) }},
-		{"paired", func(o ...Option) (*Figure, error) { return Paired(spec, "least-queue", "adaptive", o...) }},
-		{"paired-identical", func(o ...Option) (*Figure, error) { return Paired(same, twinNames[0], twinNames[1], o...) }},
+		{"comparison-2", func(o ...Option) (*Figure, error) { return Comparison(two, o...) }, false},
+		{"comparison-4", func(o ...Option) (*Figure, error) { return Comparison(spec, o...) }, false},
+		{"comparison-10-long", func(o ...Option) (*Figure, error) { return Comparison(ten, o...) }, false},
+		{"comparison-sparse", func(o ...Option) (*Figure, error) { return Comparison(sparse, o...) }, false},
+		{"comparison-serving", func(o ...Option) (*Figure, error) { return Comparison(serving, o...) }, false},
+		{"latency-cdf", func(o ...Option) (*Figure, error) { return LatencyCDF(cdf, o...) }, false},
+		{"latency-cdf-10-long", func(o ...Option) (*Figure, error) { return LatencyCDF(ten, o...) }, false},
+		{"timeline-overlapping", func(o ...Option) (*Figure, error) { return Timeline(run, o...) }, false},
+		{"rate-sweep", func(o ...Option) (*Figure, error) { return RateSweep(sw, o...) }, false},
+		{"study", func(o ...Option) (*Figure, error) { return StudyHeatmap(st, o...) }, false},
+		{"paired", func(o ...Option) (*Figure, error) { return Paired(spec, "least-queue", "adaptive", o...) }, false},
+		{"paired-identical", func(o ...Option) (*Figure, error) { return Paired(same, twinNames[0], twinNames[1], o...) }, true},
 	}
 }
 
 // harness is a tab holding the ECharts library and measure functions.
-type harness struct{ tab context.Context }
+// With marks set, a check also fails on text drawn on a data mark.
+// wantMarks makes a check fail when it finds no data mark at all, so that
+// a figure whose marks the collector misses cannot pass unchecked.
+type harness struct {
+	tab       context.Context
+	marks     bool
+	wantMarks bool
+}
 
 // harnessJS draws an option (or inserts an SVG) at a size in a fresh
 // container and returns every visible text element's box, relative to the
@@ -125,12 +135,57 @@ window.__fresh = function (w, h) {
   document.body.appendChild(el);
   return el;
 };
+window.__marks = function (chart) {
+  // The data marks: every drawn element of a series view but its texts
+  // (and a heatmap's cells, which hold their values by design). A line
+  // (a zrender Line, or a polyline's vertices) is kept as its segments;
+  // anything else as its box. A bar keeps its own label's text, which
+  // may sit inside it.
+  var out = [], seen = [];
+  chart.getModel().eachSeries(function (s) {
+    var type = s.subType, view = chart.getViewOfSeriesModel(s);
+    if (!view || type === "heatmap") return;
+    view.group.traverse(function (e) {
+      if (e.isGroup || e.ignore || e.invisible || e.type === "text" || e.type === "tspan" || e.type === "image") return;
+      var st = e.style || {};
+      if (st.opacity === 0 || ((!st.fill || st.fill === "none") && (!st.stroke || st.stroke === "none" || !st.lineWidth))) return;
+      var m = e.getComputedTransform(), pt = function (x, y) {
+        return m ? [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]] : [x, y];
+      };
+      var own = e.getTextContent && e.getTextContent() ? (e.getTextContent().style.text || "") : "";
+      var sh = e.shape || {};
+      if (sh.x1 !== undefined && sh.y2 !== undefined) {
+        var a = pt(sh.x1, sh.y1), b = pt(sh.x2, sh.y2);
+        out.push({Series: s.name || type, Kind: "segment", Seg: [a[0], a[1], b[0], b[1]]});
+        return;
+      }
+      if (sh.points && !(st.fill && st.fill !== "none")) {
+        var p = sh.points, n = p.length, flat = typeof p[0] === "number";
+        var at = function (i) { return flat ? pt(p[2 * i], p[2 * i + 1]) : pt(p[i][0], p[i][1]); };
+        var k = flat ? n / 2 : n;
+        for (var i = 1; i < k; i++) {
+          var a = at(i - 1), b = at(i);
+          if (isNaN(a[0] + a[1] + b[0] + b[1])) continue;
+          out.push({Series: s.name || type, Kind: "segment", Seg: [a[0], a[1], b[0], b[1]]});
+        }
+        return;
+      }
+      if (sh.points) return; // an area's fill is no mark
+      var r = e.getBoundingRect().clone();
+      r.applyTransform(m);
+      if (r.width === 0 && r.height === 0) return;
+      out.push({Series: s.name || type, Kind: type === "bar" ? "bar" : type === "scatter" || type === "line" ? "marker" : "box",
+        Own: own, X: r.x, Y: r.y, W: r.width, H: r.height});
+    });
+  });
+  return out;
+};
 window.__draw = function (option, w, h) {
   var el = __fresh(w, h);
   var chart = echarts.init(el, null, {renderer: "svg"});
   option.animation = false;
   chart.setOption(option);
-  return __box(el);
+  return {Texts: __box(el), Marks: __marks(chart)};
 };
 window.__svg = function (svg, w, h) {
   var el = __fresh(w, h);
@@ -167,23 +222,56 @@ type textBox struct {
 	Size       float64
 }
 
-func (h *harness) check(t *testing.T, name, optionJS string, w, ht int, shots string, minPt float64) {
-	t.Helper()
-	var boxes []textBox
-	if err := chromedp.Run(h.tab, chromedp.Evaluate(fmt.Sprintf("__draw(%s, %d, %d)", optionJS, w, ht), &boxes)); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	h.verify(t, name, boxes, w, ht, shots, minPt)
+// markBox is a data mark as ECharts drew it: a segment of a line or
+// whisker (Seg: x1, y1, x2, y2), or the box of a marker, bar or box.
+type markBox struct {
+	Series     string
+	Kind       string
+	Own        string // a bar's own label, which may sit inside it
+	X, Y, W, H float64
+	Seg        []float64
 }
 
-func (h *harness) checkSVG(t *testing.T, name, svg string, w, ht int, shots string, minPt float64) {
+// drawn is what __draw returns: the texts and the data marks.
+type drawn struct {
+	Texts []textBox
+	Marks []markBox
+}
+
+func (h *harness) draw(t *testing.T, name, optionJS string, w, ht int) drawn {
 	t.Helper()
+	var d drawn
+	if err := chromedp.Run(h.tab, chromedp.Evaluate(fmt.Sprintf("__draw(%s, %d, %d)", optionJS, w, ht), &d)); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return d
+}
+
+func (h *harness) check(t *testing.T, name, optionJS string, w, ht int, shots string, minPt float64) {
+	t.Helper()
+	d := h.draw(t, name, optionJS, w, ht)
+	if !h.marks {
+		d.Marks = nil
+	}
+	h.verify(t, name, d.Texts, d.Marks, w, ht, shots, minPt)
+}
+
+// checkSVG checks an SVG export. Its texts are measured from the SVG as
+// the browser draws it; its data marks are those ECharts lays out for the
+// option the export renders (staticJS, at the same size): marks sit at
+// data coordinates, which no font measurement moves.
+func (h *harness) checkSVG(t *testing.T, name, svg, staticJS string, w, ht int, shots string, minPt float64) {
+	t.Helper()
+	var marks []markBox
+	if h.marks {
+		marks = h.draw(t, name, staticJS, w, ht).Marks
+	}
 	lit, _ := json.Marshal(svg)
 	var boxes []textBox
 	if err := chromedp.Run(h.tab, chromedp.Evaluate(fmt.Sprintf("__svg(%s, %d, %d)", lit, w, ht), &boxes)); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	h.verify(t, name, boxes, w, ht, shots, minPt)
+	h.verify(t, name, boxes, marks, w, ht, shots, minPt)
 }
 
 // overlapTolerance is how far (px) two boxes may intrude on each other:
@@ -191,7 +279,7 @@ func (h *harness) checkSVG(t *testing.T, name, svg string, w, ht int, shots stri
 const overlapTolerance = 0.5
 
 // verify checks the boxes and keeps a screenshot.
-func (h *harness) verify(t *testing.T, name string, boxes []textBox, w, ht int, shots string, minPt float64) {
+func (h *harness) verify(t *testing.T, name string, boxes []textBox, marks []markBox, w, ht int, shots string, minPt float64) {
 	t.Helper()
 	var shot []byte
 	if err := chromedp.Run(h.tab, chromedp.Screenshot("#fig", &shot, chromedp.ByQuery)); err != nil {
@@ -216,6 +304,14 @@ func (h *harness) verify(t *testing.T, name string, boxes []textBox, w, ht int, 
 				problems = append(problems, fmt.Sprintf("%q at %s overlaps %q at %s", a.Text, a.rect(), b.Text, b.rect()))
 			}
 		}
+		for _, m := range marks {
+			if a.onMark(m) {
+				problems = append(problems, fmt.Sprintf("%q at %s is drawn on %s", a.Text, a.rect(), m))
+			}
+		}
+	}
+	if h.wantMarks && len(marks) == 0 {
+		problems = append(problems, "no data marks found")
 	}
 	if len(problems) > 0 {
 		t.Errorf("%s (screenshot %s):\n  %s", name, filepath.Join(shots, name+".png"), strings.Join(problems, "\n  "))
@@ -230,4 +326,57 @@ func (a textBox) overlaps(b textBox) bool {
 
 func (a textBox) rect() string {
 	return fmt.Sprintf("(%.1f,%.1f %.1f×%.1f)", a.X, a.Y, a.W, a.H)
+}
+
+// onMark reports whether text a is drawn on data mark m: on its box by
+// more than overlapTolerance each way, or crossed by its segment. A bar's
+// own label may sit inside that bar.
+func (a textBox) onMark(m markBox) bool {
+	if m.Kind == "segment" {
+		if len(m.Seg) != 4 {
+			return false
+		}
+		return segmentCrosses(m.Seg[0], m.Seg[1], m.Seg[2], m.Seg[3],
+			a.X+overlapTolerance, a.Y+overlapTolerance, a.X+a.W-overlapTolerance, a.Y+a.H-overlapTolerance)
+	}
+	if m.Kind == "bar" && m.Own != "" && strings.Contains(m.Own, strings.TrimSpace(a.Text)) {
+		return false
+	}
+	return a.overlaps(textBox{X: m.X, Y: m.Y, W: m.W, H: m.H})
+}
+
+// segmentCrosses reports whether the segment (x1, y1)–(x2, y2) passes
+// through the rectangle [l, r] × [t, b] (Liang–Barsky clipping).
+func segmentCrosses(x1, y1, x2, y2, l, t, r, b float64) bool {
+	if l >= r || t >= b {
+		return false
+	}
+	dx, dy := x2-x1, y2-y1
+	lo, hi := 0.0, 1.0
+	for _, c := range [][2]float64{{-dx, x1 - l}, {dx, r - x1}, {-dy, y1 - t}, {dy, b - y1}} {
+		p, q := c[0], c[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		u := q / p
+		if p < 0 {
+			lo = max(lo, u)
+		} else {
+			hi = min(hi, u)
+		}
+		if lo > hi {
+			return false
+		}
+	}
+	return true
+}
+
+func (m markBox) String() string {
+	if m.Kind == "segment" && len(m.Seg) == 4 {
+		return fmt.Sprintf("a line segment of %q (%.1f,%.1f)–(%.1f,%.1f)", m.Series, m.Seg[0], m.Seg[1], m.Seg[2], m.Seg[3])
+	}
+	return fmt.Sprintf("a %s of %q at (%.1f,%.1f %.1f×%.1f)", m.Kind, m.Series, m.X, m.Y, m.W, m.H)
 }

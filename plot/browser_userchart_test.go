@@ -76,7 +76,7 @@ func TestBrowserUserChartLayout(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				h.checkSVG(t, fmt.Sprintf("user-%s-svg-%d", c.name, w), svg, w, f.height, b.shots, 0)
+				h.checkSVG(t, fmt.Sprintf("user-%s-svg-%d", c.name, w), svg, f.staticJS, w, f.height, b.shots, 0)
 			}
 		})
 	}

@@ -121,7 +121,7 @@ func drawCDF(l *layout, c *experiment.Comparison, pools []pooled, none []string,
 	}
 	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
 	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
-	cdfMarks(l, slo, x, pw, yt)
+	cdfMarks(l, slo, x, pw, yt, pools)
 	for _, p := range pools {
 		cdfCurves(l, p)
 	}
@@ -151,8 +151,7 @@ func drawTailOnly(l *layout, slo, lo, hi float64, most int, pools []pooled) (flo
 	l.labels(0, []placed{{x: slo, y: yt.min, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest,
 		align: anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw), color: neutral}})
 	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", 1) }))
-	l.labels(0, []placed{{x: x.min, y: 1, dx: 4, dy: -fontSmallest.lineHeight() - 1, lines: []string{"1%: pooled p99"},
-		font: fontSmallest, align: "left", color: neutral}})
+	l.labels(0, []placed{onePercentLabel("1%: pooled p99", x, pw, pools)})
 	for _, p := range pools {
 		st := l.style(p.name)
 		_, ccdf := cdfPoints(p.lat)
@@ -182,8 +181,9 @@ func lineEntries(names []string) []legendEntry {
 }
 
 // cdfMarks draws the SLO on both panels and the 1% line on the tail, with
-// their labels: the SLO's above the plot, the 1% line's at its right end.
-func cdfMarks(l *layout, slo float64, x ticks, pw float64, yt [2]ticks) {
+// their labels: the SLO's above the plot, the 1% line's under its left
+// end (onePercentLabel).
+func cdfMarks(l *layout, slo float64, x ticks, pw float64, yt [2]ticks, pools []pooled) {
 	text := fmt.Sprintf("SLO %g ms", slo)
 	align := anchor(x.px(slo, pw), fontSmallest.width(text), 0, pw)
 	for g := range 2 {
@@ -191,8 +191,22 @@ func cdfMarks(l *layout, slo float64, x ticks, pw float64, yt [2]ticks) {
 		l.labels(g, []placed{{x: slo, y: yt[g].min, top: true, dy: -stripH + 1, lines: []string{text}, font: fontSmallest, align: align, color: neutral}})
 	}
 	l.add(marks(1, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", 1) }))
-	l.labels(1, []placed{{x: x.min, y: 1, dx: 4, dy: -fontSmallest.lineHeight() - 1, lines: []string{"1%: pooled p99 where a curve crosses"},
-		font: fontSmallest, align: "left", color: neutral}})
+	l.labels(1, []placed{onePercentLabel("1%: pooled p99 where a curve crosses", x, pw, pools)})
+}
+
+// onePercentLabel is the 1% line's label on a tail panel (axis x of width
+// pw): under the line at its left end, wrapped to end left of the first
+// curve's p99 marker. A tail curve falls below 1% only right of its p99,
+// so no curve passes under the line left of that marker.
+func onePercentLabel(text string, x ticks, pw float64, pools []pooled) placed {
+	end := pw
+	for _, p := range pools {
+		if len(p.lat) > 0 {
+			end = math.Min(end, x.px(engine.NearestRank(p.lat, 99), pw)-markerRadius-3)
+		}
+	}
+	return placed{x: x.min, y: 1, dx: 4, dy: 2, lines: fontSmallest.wrap(text, math.Max(end-4, 1)),
+		font: fontSmallest, align: "left", color: neutral}
 }
 
 // cdfCurves adds a policy's two curves and its percentile markers.

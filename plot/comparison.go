@@ -299,7 +299,11 @@ type panels struct {
 	heads, axisName [][]string
 	lostLabels      []string
 	minRow          float64
+	col             []float64 // per panel, the value column right of its axis (0: none)
 }
+
+// axisW is the width of panel p's axis: the panel less its value column.
+func (g *panels) axisW(p int) float64 { return g.pw - g.col[p] }
 
 const minPanel = 72.0 // the narrowest panel worth drawing: "0 50 100" fits
 
@@ -311,7 +315,7 @@ func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
 		}
 	}
 	g.np = len(g.drawn)
-	g.x, g.heads, g.axisName = make([]ticks, g.np), make([][]string, g.np), make([][]string, g.np)
+	g.x, g.heads, g.axisName, g.col = make([]ticks, g.np), make([][]string, g.np), make([][]string, g.np), make([]float64, g.np)
 	for _, p := range c.Policies {
 		g.lostLabels = append(g.lostLabels, strconv.FormatFloat(lostOf(p.Summary), 'g', -1, 64))
 	}
@@ -326,7 +330,10 @@ func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
 			continue
 		}
 		g.cols = cols
-		if g.fit(l, c, room) >= minPanel {
+		// A value column may take panels off a row (the figure grows),
+		// unless the height is fixed (a page, or WithSize): then it may
+		// only narrow an axis, down to minPanel/2.
+		if axisW := g.fit(l, c, room); axisW >= minPanel || (l.s.paper || l.h > 0) && g.pw >= minPanel {
 			break
 		}
 	}
@@ -344,8 +351,9 @@ func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
 // fit sizes the panels for g.cols columns. The gap between panels must
 // hold half of each neighbour's end tick labels, and the right margin half
 // of the last one; the ticks depend on the panel width, so the widths are
-// settled in turns. It returns the panel width.
-func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 {
+// settled in turns. It returns the narrowest axis: the panel width less
+// the widest value column a panel needs.
+func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) (axisW float64) {
 	g.gapX = 24
 	right := 0.0
 	for range 6 {
@@ -353,8 +361,20 @@ func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 
 		if g.pw < minPanel {
 			return g.pw
 		}
+		axisW = g.pw
 		for p, mp := range g.drawn {
+			g.col[p] = 0
 			g.x[p] = mp.ticks(l.s.latency, c, g.pw, g.lostLabels)
+			if w := mp.columnFor(c, g.x[p], g.pw); w > 0 {
+				// Some value fits neither beside its marks nor inside its
+				// bar: the panel's values get a column right of its axis,
+				// if the axis left is wide enough to be worth drawing.
+				axisW = math.Min(axisW, g.pw-w-labelGap)
+				if g.pw-w-labelGap >= minPanel/2 {
+					g.col[p] = w + labelGap
+					g.x[p] = mp.ticks(l.s.latency, c, g.axisW(p), g.lostLabels)
+				}
+			}
 		}
 		gapX, r := 24.0, 0.0
 		for p := range g.np {
@@ -369,7 +389,7 @@ func (g *panels) fit(l *layout, c *experiment.Comparison, room float64) float64 
 		}
 		g.gapX, right = math.Max(g.gapX, gapX), math.Max(right, r)
 	}
-	return g.pw
+	return axisW
 }
 
 // panelRows is how many rows of panels there are.
@@ -437,7 +457,7 @@ func (g *panels) place(l *layout, c *experiment.Comparison, rowH float64) {
 			p := pr*g.cols + col
 			left := edge + g.nameW + float64(col)*(g.pw+g.gapX)
 			l.text(g.heads[p], fontText, left, top, "")
-			grids = append(grids, gridAt(left, gridTop, g.pw, float64(g.n)*rowH, l.w))
+			grids = append(grids, gridAt(left, gridTop, g.axisW(p), float64(g.n)*rowH, l.w))
 			xAxes = append(xAxes, g.x[p].axis(p, strings.Join(g.axisName[p], "\n"), map[string]any{"nameGap": xNameGap()}))
 			yAxes = append(yAxes, policyAxis(p, g.names, col == 0))
 		}
@@ -447,11 +467,15 @@ func (g *panels) place(l *layout, c *experiment.Comparison, rowH float64) {
 	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
 	for p, mp := range g.drawn {
 		if mp.kind == rangePanel {
-			rangePanelSeries(l, c, p, mp, g.x[p], g.pw, rowH)
+			rangePanelSeries(l, c, p, mp, g.x[p], g.axisW(p), g.col[p] > 0, rowH)
 		}
 	}
+	values := map[int][]placed{}
 	for i, p := range c.Policies {
-		metricPanels(l, i, g.n, p, c.Seeds, rowH, g.drawn)
+		metricPanels(l, i, g.n, p, c.Seeds, rowH, g, values)
+	}
+	for p := range g.drawn {
+		l.labels(p, values[p])
 	}
 	for p, mp := range g.drawn {
 		if mp.kind == lostPanel {
@@ -480,12 +504,66 @@ func (mp metricPanel) ticks(scale Scale, c *experiment.Comparison, pw float64, l
 		return mp.rangeTicks(scale, c, pw)
 	}
 	var hi float64
+	var ends []valueEnd
 	for _, p := range c.Policies {
-		if _, top, n := mp.extent(p); n > 0 {
+		if bottom, top, n := mp.extent(p); n > 0 {
 			hi = math.Max(hi, top)
+			med := p.Summary.MedianOf(mp.key)
+			lo, label := mp.scale()*math.Min(bottom, med), mp.label(med)
+			ends = append(ends, valueEnd{math.Max(top, med), fontValue.width(label), func(t ticks) bool {
+				return insideFits(t, pw, mp.scale()*med, lo, label)
+			}})
 		}
 	}
-	return linearTicks(0, math.Max(hi, 1), pw, true, 5)
+	return withLabelRoom(ends, pw, func(top float64) ticks { return linearTicks(0, math.Max(top, 1), pw, true, 5) }, math.Max(hi, 1))
+}
+
+// maxSqueeze is the least fraction of a panel's axis that making room for
+// value labels may leave the data.
+const maxSqueeze = 0.6
+
+// valueEnd is where a row's marks end on a panel's axis, the width of
+// the value label drawn right of them, and whether on axis t the label
+// fits left of the marks (or inside its bar) instead.
+type valueEnd struct {
+	x, w     float64
+	fitsLeft func(t ticks) bool
+}
+
+// labelGap is the room between a row's last mark and its value label.
+const labelGap = 8.0
+
+// withLabelRoom returns the ticks axis(top) gives for the least top, from
+// hi up, that leaves room right of each row's marks for its value label,
+// labelGap from the marks' end, within the panel of width pw: the labels
+// go beside the data, never on it. Rows whose label fits left of their
+// marks (or inside their bar) are not made room for, nor those whose label
+// would leave the data less than maxSqueeze of the panel: their panel
+// gets a value column instead (columnFor).
+func withLabelRoom(ends []valueEnd, pw float64, axis func(top float64) ticks, hi float64) ticks {
+	t := axis(hi)
+	for range 8 {
+		top := t.max
+		for _, e := range ends {
+			room := pw - labelGap - e.w - 2
+			if room < maxSqueeze*pw || t.px(e.x, pw) <= room || e.fitsLeft(t) {
+				continue
+			}
+			// The end at fraction room/pw of the axis.
+			f := room / pw
+			if t.log {
+				lo := math.Log10(t.min)
+				top = math.Max(top, math.Pow(10, lo+(math.Log10(e.x)-lo)/f))
+			} else {
+				top = math.Max(top, t.min+(e.x-t.min)/f)
+			}
+		}
+		if top <= t.max {
+			break
+		}
+		t = axis(top)
+	}
+	return t
 }
 
 // rangeTicks is a range panel's axis: log when its values span ten times
@@ -507,22 +585,32 @@ func (mp metricPanel) rangeTicks(scale Scale, c *experiment.Comparison, pw float
 	if mp.target > 0 && (math.IsInf(lo, 1) || lo <= 0 || mp.target < lo) {
 		bottom = mp.target
 	}
-	if scale == ScaleLog && bottom > 0 && !math.IsInf(bottom, 1) {
-		return logTicks(bottom, hi, pw, true)
+	var ends []valueEnd
+	for _, p := range c.Policies {
+		if plo, phi, n := mp.extent(p); n > 0 {
+			w := fontValue.width(mp.text(p.Summary.MedianOf(mp.key)))
+			ends = append(ends, valueEnd{phi, w, func(t ticks) bool { return t.px(plo, pw)-labelGap-w >= 0 }})
+		}
 	}
-	return linearTicks(0, hi, pw, true, 6)
+	if scale == ScaleLog && bottom > 0 && !math.IsInf(bottom, 1) {
+		return withLabelRoom(ends, pw, func(top float64) ticks { return logTicks(bottom, top, pw, true) }, hi)
+	}
+	return withLabelRoom(ends, pw, func(top float64) ticks { return linearTicks(0, top, pw, true, 6) }, hi)
 }
 
 // medianLabel places a policy's median on axis t of width pw, given the
 // min–max of its seeds: right of its whisker, else left of it, else above
-// the whisker in its row, kept within the panel.
-func medianLabel(t ticks, lo, med, hi float64, row int, text string, pw, rowH float64) placed {
+// the whisker in its row, kept within the panel; with a value column
+// (column), in that column right of the axis rather than above.
+func medianLabel(t ticks, lo, med, hi float64, row int, text string, pw float64, column bool, rowH float64) placed {
 	w := fontValue.width(text)
-	p := placed{x: hi, y: float64(row), dx: 8, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
+	p := placed{x: hi, y: float64(row), dx: labelGap, dy: -fontValue.lineHeight() / 2, lines: []string{text}, font: fontValue, align: "left"}
 	switch {
-	case t.px(hi, pw)+8+w <= pw:
-	case t.px(lo, pw)-8-w >= 0:
-		p.x, p.dx, p.align = lo, -8, "right"
+	case t.px(hi, pw)+labelGap+w <= pw:
+	case t.px(lo, pw)-labelGap-w >= 0:
+		p.x, p.dx, p.align = lo, -labelGap, "right"
+	case column:
+		p.x = t.max
 	default:
 		p.x, p.dx, p.dy = med, 0, -rowH/2+1
 		p.align = anchor(t.px(med, pw), w, 0, pw)
@@ -548,7 +636,7 @@ func lostTicks(c *experiment.Comparison, pw float64, labels []string) ticks {
 // rangePanelSeries adds range panel mp's target line and its label, in
 // grid, and per policy the whisker, median tick and value, and seed
 // markers.
-func rangePanelSeries(l *layout, c *experiment.Comparison, grid int, mp metricPanel, x ticks, pw, rowH float64) {
+func rangePanelSeries(l *layout, c *experiment.Comparison, grid int, mp metricPanel, x ticks, pw float64, column bool, rowH float64) {
 	if slo := mp.target; slo > 0 {
 		l.add(marks(grid, func(s *charts.SingleSeries) { s.MarkLines = rule("xAxis", slo) }))
 		text := mp.targetText
@@ -563,7 +651,7 @@ func rangePanelSeries(l *layout, c *experiment.Comparison, grid int, mp metricPa
 		}
 		med := p.Summary.MedianOf(mp.key)
 		rangeRow(l, grid, mp, i, p, c.Seeds, [3]float64{lo, med, hi}, n, rowH)
-		label := medianLabel(x, lo, med, hi, i, mp.text(med), pw, rowH)
+		label := medianLabel(x, lo, med, hi, i, mp.text(med), pw, column, rowH)
 		label.color = l.color(p.Name)
 		medians = append(medians, label)
 	}
@@ -630,7 +718,12 @@ func seedDots(name string, st style, grid int, data []any) charts.SingleSeries {
 // Each policy's bar is its own series with values only in its own row, and
 // all bars of a panel share a stack, so each row holds one centred bar in
 // the policy's colour.
-func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64, drawn []metricPanel) {
+//
+// A bar's value sits inside it, at its left, when it ends before the
+// bar's first seed marker; else right of the bar and its markers (added to
+// values, by panel), where the panel's axis leaves room for it.
+func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64, rowH float64, g *panels, values map[int][]placed) {
+	drawn := g.drawn
 	s, color := p.Summary, l.color(p.Name)
 	row := func(v float64, tip string) []any {
 		data := make([]any, n)
@@ -657,7 +750,12 @@ func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64
 		switch mp.kind {
 		case barPanel:
 			med := s.MedianOf(mp.key)
-			cv.add(bar(grid, mp.stack, round(mp.scale()*med, 3), mp.label(med), "median "+mp.metric.Name+" "+mp.text(med)+mp.more(s), 0.12))
+			label := mp.label(med)
+			if defined(med) && !valueInside(g.x[grid], g.axisW(grid), g.col[grid] > 0, mp, p, med, label) {
+				values[grid] = append(values[grid], valueBeside(g.x[grid], g.axisW(grid), mp, p, i, med, label, color))
+				label = ""
+			}
+			cv.add(bar(grid, mp.stack, round(mp.scale()*med, 3), label, "median "+mp.metric.Name+" "+mp.text(med)+mp.more(s), 0.12))
 			cv.add(seedDots(p.Name, st, grid, runDots(p, seeds, i, rowH, func(r *engine.RunResult) (float64, string) {
 				v := mp.of(r)
 				return mp.scale() * v, mp.text(v)
@@ -669,6 +767,85 @@ func metricPanels(l *layout, i, n int, p experiment.PolicyResult, seeds []uint64
 			cv.add(bar(grid, mp.stack, unfinished, "", "unfinished at the cutoff\n"+lost, 0.12))
 		}
 	}
+}
+
+// barLabelInset is how far ECharts sets an insideLeft bar label in from
+// the bar's start; markerRadius is half a seed marker's size.
+const (
+	barLabelInset = 5.0
+	markerRadius  = 3.5
+)
+
+// valueInside reports whether the value label of policy p's bar of median
+// med fits inside the bar, at its left, clear of every seed marker: else
+// it goes beside them (valueBeside). When neither fits in the panel it
+// stays inside.
+func valueInside(t ticks, pw float64, column bool, mp metricPanel, p experiment.PolicyResult, med float64, label string) bool {
+	lo, hi, n := mp.extent(p)
+	if n == 0 {
+		lo, hi = med, med
+	}
+	if insideFits(t, pw, mp.scale()*med, mp.scale()*math.Min(lo, med), label) {
+		return true
+	}
+	return !column && t.px(mp.scale()*math.Max(hi, med), pw)+labelGap+fontValue.width(label) > pw+1
+}
+
+// insideFits reports whether label fits inside a bar of value v, at its
+// left, ending before the first seed marker, at first, on axis t of width
+// pw.
+func insideFits(t ticks, pw, v, first float64, label string) bool {
+	end := barLabelInset + fontValue.width(label) + 1
+	return t.px(v, pw) >= end+2 && t.px(first, pw)-markerRadius >= end
+}
+
+// valueBeside is the value label of policy p's bar in row i, right of the
+// bar and its seed markers, or in the panel's value column when it does
+// not fit there.
+func valueBeside(t ticks, pw float64, mp metricPanel, p experiment.PolicyResult, i int, med float64, label, color string) placed {
+	_, hi, n := mp.extent(p)
+	if n == 0 {
+		hi = med
+	}
+	x := mp.scale() * math.Max(hi, med)
+	if t.px(x, pw)+labelGap+fontValue.width(label) > pw {
+		x = t.max
+	}
+	return placed{x: x, y: float64(i), dx: labelGap, dy: -fontValue.lineHeight() / 2,
+		lines: []string{label}, font: fontValue, align: "left", color: color}
+}
+
+// columnFor is the width of the value column panel mp needs on axis t of
+// width pw: the widest of its values when one of them fits neither beside
+// its marks nor (a bar's) inside its bar; 0 when all fit.
+func (mp metricPanel) columnFor(c *experiment.Comparison, t ticks, pw float64) float64 {
+	if mp.kind == lostPanel {
+		return 0
+	}
+	widest, misfit := 0.0, false
+	for _, p := range c.Policies {
+		lo, hi, n := mp.extent(p)
+		med := p.Summary.MedianOf(mp.key)
+		if n == 0 || !defined(med) {
+			continue
+		}
+		if mp.kind == rangePanel {
+			text := mp.text(med)
+			w := fontValue.width(text)
+			widest = math.Max(widest, w)
+			misfit = misfit || (t.px(hi, pw)+labelGap+w > pw && t.px(lo, pw)-labelGap-w < 0)
+			continue
+		}
+		label := mp.label(med)
+		w := fontValue.width(label)
+		widest = math.Max(widest, w)
+		misfit = misfit || !insideFits(t, pw, mp.scale()*med, mp.scale()*math.Min(lo, med), label) &&
+			t.px(mp.scale()*math.Max(hi, med), pw)+labelGap+w > pw
+	}
+	if !misfit {
+		return 0
+	}
+	return widest
 }
 
 // lostLabels writes each policy's lost count right of its bar in grid.

@@ -106,7 +106,7 @@ func (sw sweep) draw(l *layout, title string) (float64, error) {
 	l.raw["xAxis"] = []any{x.axis(0, "", nil), x.axis(1, sw.xname, map[string]any{"nameGap": xNameGap()})}
 	l.raw["yAxis"] = []any{yt[0].axis(0, "p99 (ms, log scale)", map[string]any{"nameGap": yNameGap(yt[0])}),
 		yt[1].axis(1, "attainment (%)", map[string]any{"nameGap": yNameGap(yt[1])})}
-	sw.series(l, names, curves, x, pw, yt, capRate, hasCap, 2)
+	sw.series(l, names, curves, x, pw, yt, ph[0], capRate, hasCap, 2)
 	l.tooltip("axis", axisTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return l.y - gap + edge, nil
@@ -138,7 +138,7 @@ func (sw sweep) drawPaper(l *layout, names []string, curves [][2]curve, xFor fun
 	}
 	l.rect.SetGlobalOptions(charts.WithGridOpts(grids...))
 	l.raw["xAxis"], l.raw["yAxis"] = xAxes, yAxes
-	sw.series(l, names, curves, x, pw, yt, capRate, hasCap, np)
+	sw.series(l, names, curves, x, pw, yt, ph, capRate, hasCap, np)
 	l.tooltip("axis", axisTooltip)
 	if np > 1 {
 		l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
@@ -161,7 +161,7 @@ func (sw sweep) caption(capRate float64, hasCap bool) string {
 }
 
 // series adds the whiskers, median lines and reference marks.
-func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw float64, yt [2]ticks, capRate float64, hasCap bool, np int) {
+func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw float64, yt [2]ticks, ph0, capRate float64, hasCap bool, np int) {
 	for i, name := range names { // lines first: the legend draws a name as its first series
 		st := l.style(name)
 		for g := range np {
@@ -176,8 +176,27 @@ func (sw sweep) series(l *layout, names []string, curves [][2]curve, x ticks, pw
 	}
 	slo := sw.sw.Comparisons[0].Protocol.SLO
 	l.add(marks(0, func(s *charts.SingleSeries) { s.MarkLines = rule("yAxis", slo) }))
-	l.labels(0, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
-		font: fontSmallest, align: "right", color: neutral}})
+	yPx := func(v float64) float64 { return ph0 - yt[0].px(v, ph0) }
+	var ms pxMarks
+	for i := range names {
+		c := curves[i][0]
+		slot := 5 * (float64(i) - float64(len(names)-1)/2) // whiskerAt's offset
+		for k, p := range c.pts {
+			if !defined(p[1]) {
+				continue
+			}
+			px, py := x.px(p[0], pw), yPx(p[1])
+			ms.boxes = append(ms.boxes, [4]float64{px - 4, py - 4, px + 4, py + 4}) // the marker
+			if k > 0 && defined(c.pts[k-1][1]) {
+				ms.segs = append(ms.segs, [4]float64{x.px(c.pts[k-1][0], pw), yPx(c.pts[k-1][1]), px, py})
+			}
+		}
+		for _, r := range c.ranges {
+			px := x.px(r[0], pw) + slot
+			ms.boxes = append(ms.boxes, [4]float64{px - 3, yPx(r[2]), px + 3, yPx(r[1])})
+		}
+	}
+	l.labels(0, []placed{ruleLabel(fmt.Sprintf("SLO %g ms", slo), x, slo, yPx(slo), pw, ms)})
 	if !hasCap {
 		return
 	}
@@ -266,6 +285,8 @@ func sweepOrder(sw *experiment.SweepResult) ([]int, []float64, error) {
 type curve struct {
 	median, band []any
 	lo, hi       float64
+	pts          [][2]float64 // x, median (NaN: none)
+	ranges       [][3]float64 // x, lo, hi of each whisker
 }
 
 func sweepSeries(sw *experiment.SweepResult, order []int, xs []float64, pi int) (p99, att curve) {
@@ -330,8 +351,11 @@ func binomialHalfCDF(n, m int) float64 {
 func (c *curve) add(x, median, lo, hi float64, ci interval, tip string) {
 	if !defined(median) {
 		c.median = append(c.median, []any{x, "-"})
+		c.pts = append(c.pts, [2]float64{x, math.NaN()})
 		return
 	}
+	c.pts = append(c.pts, [2]float64{x, median})
+	c.ranges = append(c.ranges, [3]float64{x, lo, hi})
 	c.median = append(c.median, item([]any{x, round(median, 3)}, tip))
 	c.lo, c.hi = math.Min(c.lo, lo), math.Max(c.hi, hi)
 	c.band = append(c.band, []any{x, round(lo, 3), round(hi, 3), round(ci.lo, 3), round(ci.hi, 3)})

@@ -94,10 +94,7 @@ func drawTimeline(l *layout, r *engine.RunResult, title string) (float64, error)
 	}
 	l.labels(0, windowLabels(marksList, rows, yt[0].min, nrows))
 	timelineSeriesIn(l, r, pts, share, replicas, 4)
-	slo := l.s.protocol.SLO
-	l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
-	l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
-		font: fontSmallest, align: "right", color: neutral}})
+	sloRule(l, pts, x, yt[1], pw, ph[1])
 	l.tooltip("axis", timelineTooltip)
 	l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	return l.y - gap + edge, nil
@@ -143,14 +140,26 @@ func drawTimelinePaper(l *layout, r *engine.RunResult, pts []engine.TimelinePoin
 	}
 	timelineSeriesIn(l, r, pts, share, replicas, np)
 	if np > 1 {
-		slo := l.s.protocol.SLO
-		l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
-		l.labels(1, []placed{{x: x.max, y: slo, dx: -4, dy: -fontSmallest.lineHeight() - 1, lines: []string{fmt.Sprintf("SLO %g ms", slo)},
-			font: fontSmallest, align: "right", color: neutral}})
+		sloRule(l, pts, x, yt[1], pw, ph)
 		l.raw["axisPointer"] = map[string]any{"link": []any{map[string]any{"xAxisIndex": "all"}}}
 	}
 	l.tooltip("axis", timelineTooltip)
 	return fixed + ph, nil
+}
+
+// sloRule draws the SLO on the p99 panel (grid 1, pw × ph px), labelled
+// where the p99 line does not cross the label.
+func sloRule(l *layout, pts []engine.TimelinePoint, x, yt ticks, pw, ph float64) {
+	slo := l.s.protocol.SLO
+	l.add(marks(1, func(ss *charts.SingleSeries) { ss.MarkLines = rule("yAxis", slo) }))
+	yPx := func(v float64) float64 { return ph - yt.px(v, ph) }
+	var line pxMarks // the p99 line, which the SLO label must not cross
+	for k := 1; k < len(pts); k++ {
+		if a, b := pts[k-1], pts[k]; defined(a.P99) && defined(b.P99) {
+			line.segs = append(line.segs, [4]float64{x.px(a.At/1000, pw), yPx(a.P99), x.px(b.At/1000, pw), yPx(b.P99)})
+		}
+	}
+	l.labels(1, []placed{ruleLabel(fmt.Sprintf("SLO %g ms", slo), x, slo, yPx(slo), pw, line)})
 }
 
 // timelinePanels places the four panels' headings, grids and axes (the
