@@ -23,7 +23,8 @@ import (
 // that no text overlaps another and none leaves the figure. ECharts' SVG
 // renderer gives the browser a <text> element per line, whose box the
 // browser measures with the font it draws; exports are also checked at the
-// one- and two-column paper widths, where every text must be at least 7 pt.
+// one- and two-column paper widths, and in the paper layouts themselves,
+// where every text must be at least 7 pt.
 func TestBrowserTextLayout(t *testing.T) {
 	b := startBrowser(t)
 	h := openHarness(t, b)
@@ -50,6 +51,22 @@ func TestBrowserTextLayout(t *testing.T) {
 					minPt = 7
 				}
 				h.checkSVG(t, fmt.Sprintf("%s-svg-%d", c.name, w), svg, f.staticJS, w, f.height, shots, minPt)
+			}
+			// The paper layouts (WithPaper, lab's Figure.Paper) as their
+			// PDFs draw them.
+			for _, p := range []struct {
+				name   string
+				inches float64
+			}{{"one-column", OneColumn}, {"two-column", TwoColumn}} {
+				f, err := c.build(WithPaper(p.inches))
+				if err != nil {
+					t.Fatalf("%s on paper, %s: %v", c.name, p.name, err)
+				}
+				svg, err := f.WithSVGRenderer(r).SVG()
+				if err != nil {
+					t.Fatal(err)
+				}
+				h.checkSVG(t, fmt.Sprintf("%s-paper-%s", c.name, p.name), svg, f.staticJS, f.width, f.height, shots, 7)
 			}
 		})
 	}

@@ -74,8 +74,10 @@ func drawComparison(l *layout, c *experiment.Comparison, title string) (float64,
 		return 0, err
 	}
 	l.heading(title, comparisonCaption(c, set, l.s.paperColumn()))
-	if !l.s.paperColumn() {
+	if l.s.paperColumn() {
 		// In a column the rows' names are the legend: every panel names them.
+		l.raw["legend"] = map[string]any{"show": false}
+	} else {
 		l.legend(markerEntries(l.canvas, policyNames(c)), edge, l.w-2*edge)
 	}
 	g := newPanels(l, c, set)
@@ -182,6 +184,7 @@ type metricPanel struct {
 	short      string                          // names the panel in the column figure's note when left out
 	more       func(experiment.Summary) string // a bar's tooltip after "median NAME VALUE"
 	metric     engine.Metric
+	bare       bool // values without their unit, which the axis name gives (a paper column's narrow panels)
 }
 
 // panelSet is what a comparison figure draws: four panels, two of them in
@@ -247,6 +250,12 @@ func (mp metricPanel) scale() float64 {
 
 // text is a value of the panel's metric for people, with its unit.
 func (mp metricPanel) text(v float64) string {
+	switch {
+	case mp.bare && mp.metric.Unit == "ms":
+		return strings.TrimSuffix(ms(v), " ms")
+	case mp.bare:
+		return mp.label(v)
+	}
 	switch mp.metric.Unit {
 	case "ms":
 		return ms(v)
@@ -258,10 +267,15 @@ func (mp metricPanel) text(v float64) string {
 
 // label is a bar's value: a percentage, or the value to one decimal.
 func (mp metricPanel) label(v float64) string {
+	text := strconv.FormatFloat(v, 'f', 1, 64)
 	if mp.metric.Unit == "fraction" {
-		return pct(v)
+		text = pct(v)
 	}
-	return strconv.FormatFloat(v, 'f', 1, 64)
+	if mp.bare { // a narrow panel: 100% and 12, not 100.0% and 12.0
+		text = strings.Replace(text, ".0%", "%", 1)
+		text = strings.TrimSuffix(text, ".0")
+	}
+	return text
 }
 
 // axisName is the panel's axis name with its unit.
@@ -311,6 +325,7 @@ func newPanels(l *layout, c *experiment.Comparison, set panelSet) *panels {
 	g := &panels{n: len(c.Policies)}
 	for _, mp := range set.panels {
 		if mp.column || !l.s.paperColumn() {
+			mp.bare = l.s.paperColumn()
 			g.drawn = append(g.drawn, mp)
 		}
 	}
