@@ -14,7 +14,7 @@ import (
 
 // maxCDFPoints bounds the points of each CDF series; the downsampling keeps
 // the tail (see cdfRanks).
-const maxCDFPoints = 400
+const maxCDFPoints = 300
 
 // LatencyCDF draws each policy's latency distribution, pooled over the
 // comparison's seeds: the CDF (share of requests completed within x) and

@@ -44,7 +44,8 @@ var svgMarker = sync.OnceValue(func() *regexp.Regexp {
 // compactSVG returns svg without invisible paths, with transforms rounded
 // to what a pixel shows, long stroked lines simplified, and runs of one
 // marker (a scatter series: one path per point, as ECharts writes them)
-// drawn as uses of one definition, with ids that start with prefix.
+// drawn as uses of one definition, with ids short but drawn from prefix
+// (the figure's own), so that figures inlined in one page keep theirs.
 func compactSVG(svg, prefix string) string {
 	return shareMarkers(compactElements(svg), prefix)
 }
@@ -79,14 +80,14 @@ func shareMarkers(svg, prefix string) string {
 		shape := m[1] + "\x00" + m[2]
 		id, ok := defined[shape]
 		if !ok {
-			id = fmt.Sprintf("%smarker%d", prefix, len(defined))
+			id = fmt.Sprintf("m%08x-%d", hash(prefix, "svg-marker"), len(defined))
 			defined[shape] = id
 			out = append(out, fmt.Sprintf(`<defs><path id="%s" d="%s" transform="scale(%s)"></path></defs>`, id, m[1], m[2]))
 		}
 		out = append(out, "<g "+m[6]+">")
 		for ; i < j; i++ {
 			n := svgMarker().FindStringSubmatch(lines[i])
-			out = append(out, fmt.Sprintf(`<use xlink:href="#%s" x="%s" y="%s"></use>`, id, n[4], n[5]))
+			out = append(out, fmt.Sprintf(`<use xlink:href="#%s" x="%s" y="%s"/>`, id, n[4], n[5]))
 		}
 		out = append(out, "</g>")
 	}
@@ -146,6 +147,9 @@ func compactElements(svg string) string {
 			continue
 		}
 		compacted := compactAttrs(name, attrs)
+		if name == "text" && !selfClosing {
+			compacted = dropPreserve(compacted, svg[m[1]:])
+		}
 		if compacted == attrs {
 			continue
 		}
@@ -155,6 +159,22 @@ func compactElements(svg string) string {
 	}
 	b.WriteString(svg[last:])
 	return b.String()
+}
+
+// dropPreserve drops xml:space="preserve" from a text element whose text
+// (rest starts with it) has no spaces that default white-space handling
+// would change: none leading, trailing or doubled, no tab or line break.
+func dropPreserve(attrs, rest string) string {
+	end := strings.Index(rest, "</text>")
+	if end < 0 || !strings.Contains(attrs, ` xml:space="preserve"`) {
+		return attrs
+	}
+	text := rest[:end]
+	if text == "" || strings.ContainsAny(text, "<\t\n\r") || strings.Contains(text, "  ") ||
+		strings.HasPrefix(text, " ") || strings.HasSuffix(text, " ") {
+		return attrs
+	}
+	return strings.Replace(attrs, ` xml:space="preserve"`, "", 1)
 }
 
 // invisible tells a path that paints nothing: no fill and no stroke.
