@@ -803,6 +803,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			st.push(addChild(&root, anc, pos, parenExpr, aNop), nod)
 
 		case *ast.RangeStmt:
+			rangeAssign(a) // routelab patch: see rangeAssign
 			// Insert a missing ForRangeStmt for AST correctness
 			n := addChild(&root, anc, pos, forRangeStmt, aNop)
 			r := addChild(&root, astNode{n, nod}, pos, rangeStmt, aRange)

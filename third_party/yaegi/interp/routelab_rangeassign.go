@@ -1,0 +1,42 @@
+package interp
+
+import (
+	"go/ast"
+	"go/token"
+)
+
+// rangeAssign rewrites a range statement that assigns its iteration values
+// to existing variables (`for i, c = range s`) into one that declares two
+// hidden variables and assigns them at the start of each iteration, as Go's
+// specification describes it: `for k', v' := range s { i, c = k', v'; ... }`.
+// routelab patch: yaegi declared new variables for the iteration values also
+// with `=`, so the assigned ones were never set (after `for i = range s`, i
+// kept its old value: Go's stringrange.go, fixedbugs/issue13162.go,
+// mapclear.go, for.go), and an operand such as `a[f()]` or `*p` was never
+// evaluated.
+func rangeAssign(r *ast.RangeStmt) {
+	if r.Tok != token.ASSIGN {
+		return
+	}
+	var lhs, rhs []ast.Expr
+	hidden := func(e ast.Expr, name string) ast.Expr {
+		if e == nil {
+			return nil
+		}
+		if id, ok := e.(*ast.Ident); ok && id.Name == "_" {
+			return e
+		}
+		h := &ast.Ident{NamePos: e.Pos(), Name: name}
+		lhs = append(lhs, e)
+		rhs = append(rhs, &ast.Ident{NamePos: e.Pos(), Name: name})
+		return h
+	}
+	key := hidden(r.Key, "range·key")
+	value := hidden(r.Value, "range·value")
+	if len(lhs) == 0 {
+		return
+	}
+	r.Key, r.Value, r.Tok = key, value, token.DEFINE
+	assign := &ast.AssignStmt{Lhs: lhs, TokPos: r.TokPos, Tok: token.ASSIGN, Rhs: rhs}
+	r.Body.List = append([]ast.Stmt{assign}, r.Body.List...)
+}
