@@ -758,6 +758,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					dest.gen = nop
 				case isFuncField(dest):
 					// Setting a struct field of function type requires an extra step. Do not optimize.
+				case n.nleft > 1 && (isCall(src) || src.action == aRecv || src.action == aCompositeLit):
+					// routelab patch: in a multiple assignment every value is
+					// computed before any is stored (a, b, c = f(), f(), f()
+					// stored into b before the third call, which read it).
 				case isCall(src) && !isInterfaceSrc(dest.typ) && n.kind != defineStmt:
 					// Call action may perform the assignment directly.
 					if dest.typ.id() != src.typ.id() {

@@ -874,8 +874,19 @@ func assign(n *node) {
 		for i := range fresh {
 			fresh[i] = freshOnDefine(n, n.child[i])
 		}
+		// routelab patch: a redeclared variable may be read by a later
+		// operand (y, z := 5, y), so all values are copied before any is
+		// stored, as in an assignment.
 		n.exec = func(f *frame) bltn {
+			t := make([]reflect.Value, len(svalue))
 			for i, s := range svalue {
+				if n.child[i].ident == "_" {
+					continue
+				}
+				t[i] = reflect.New(types[i]).Elem()
+				t[i].Set(s(f))
+			}
+			for i := range svalue {
 				if n.child[i].ident == "_" {
 					continue
 				}
@@ -884,7 +895,7 @@ func assign(n *node) {
 				if fresh[i] {
 					data[j] = reflect.New(data[j].Type()).Elem()
 				}
-				data[j].Set(s(f))
+				data[j].Set(t[i])
 			}
 			return next
 		}
@@ -903,12 +914,25 @@ func assign(n *node) {
 			t[i] = reflect.New(types[i]).Elem()
 			t[i].Set(s(f))
 		}
+		// routelab patch: the map and key operands on the left are
+		// evaluated before any assignment, as Go's specification says
+		// (i, m[i] = 1, 2 stored into m[1]).
+		var maps, keys []reflect.Value
+		for i, j := range ivalue {
+			if j == nil || n.child[i].ident == "_" {
+				continue
+			}
+			if keys == nil {
+				maps, keys = make([]reflect.Value, len(ivalue)), make([]reflect.Value, len(ivalue))
+			}
+			maps[i], keys[i] = copyOperand(dvalue[i](f)), copyOperand(j(f))
+		}
 		for i, d := range dvalue {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			if j := ivalue[i]; j != nil {
-				d(f).SetMapIndex(j(f), t[i]) // Assign a map entry
+			if ivalue[i] != nil {
+				maps[i].SetMapIndex(keys[i], t[i]) // Assign a map entry
 			} else {
 				d(f).Set(t[i]) // Assign a var or array/slice entry
 			}
@@ -2657,12 +2681,37 @@ func _return(n *node) {
 		}
 	case 2:
 		v0, v1 := values[0], values[1]
+		if !mustReturnValue(def.child[2]) {
+			// routelab patch: the results are named, and a value may read
+			// one that is stored before it (return b, a returned b, b).
+			n.exec = func(f *frame) bltn {
+				r0 := copyOperand(v0(f))
+				f.data[1].Set(v1(f))
+				f.data[0].Set(r0)
+				return nil
+			}
+			break
+		}
 		n.exec = func(f *frame) bltn {
 			f.data[0].Set(v0(f))
 			f.data[1].Set(v1(f))
 			return nil
 		}
 	default:
+		if !mustReturnValue(def.child[2]) {
+			// routelab patch: see case 2.
+			n.exec = func(f *frame) bltn {
+				t := make([]reflect.Value, len(values))
+				for i, value := range values {
+					t[i] = copyOperand(value(f))
+				}
+				for i, v := range t {
+					f.data[i].Set(v)
+				}
+				return nil
+			}
+			break
+		}
 		n.exec = func(f *frame) bltn {
 			for i, value := range values {
 				f.data[i].Set(value(f))
