@@ -3168,13 +3168,23 @@ func _case(n *node) {
 		value := genValue(tag)
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		dynamic := make([]bool, len(values))
+		isNil := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
 			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
+			// routelab patch: case nil with a slice, map, function, channel
+			// or pointer tag tests it for nil (it never matched).
+			isNil[i] = !dynamic[i] && n.child[i].typ != nil && n.child[i].typ.cat == nilT
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
 			for i, v := range values {
+				if isNil[i] {
+					if isNilValue(v0) {
+						return tnext
+					}
+					continue
+				}
 				v1 := v(f)
 				if dynamic[i] {
 					if caseEqual(tag.typ, v0, n.child[i].typ, v1) {
@@ -3182,10 +3192,18 @@ func _case(n *node) {
 					}
 					continue
 				}
-				if !v0.Type().AssignableTo(v1.Type()) {
-					v0 = v0.Convert(v1.Type())
+				// routelab patch: the case value is converted to the tag's
+				// type when it is assignable to it (a chan T case of a
+				// <-chan T tag failed to convert), else the tag to the case's.
+				w0 := v0
+				switch t0, t1 := v0.Type(), v1.Type(); {
+				case t0 == t1:
+				case t1.AssignableTo(t0):
+					v1 = v1.Convert(t0)
+				default:
+					w0 = v0.Convert(t1)
 				}
-				if v0.Interface() == v1.Interface() {
+				if w0.Interface() == v1.Interface() {
 					return tnext
 				}
 			}

@@ -1,0 +1,104 @@
+package interp_test
+
+import "testing"
+
+// A switch tries its default after all its cases wherever it is written, and
+// a fallthrough goes to the clause written next (the default was swapped with
+// the last clause: Go's switch.go); every expression of a case is tested
+// (case a, b: ignored b in a switch without a tag: issue8325.go); case nil
+// matches a nil slice, map or function (issue53635.go); a channel tag and
+// case of different directions compare (issue67190.go).
+func TestRoutelabSwitchClauses(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func main() {
+	for _, b := range []byte{'5', 'B', '!'} {
+		switch {
+		case '0' <= b && b <= '9',
+			'A' <= b && b <= 'Z':
+			fmt.Print("ok ")
+		default:
+			fmt.Print("bad ")
+		}
+	}
+	fmt.Println()
+	for i := 0; i < 4; i++ {
+		switch i {
+		default:
+			fmt.Print("d", i, " ")
+			fallthrough
+		case 1:
+			fmt.Print("one ")
+		case 2, 3:
+			fmt.Print("two or three ")
+			fallthrough
+		case 4:
+			fmt.Print("four ")
+		}
+	}
+	fmt.Println()
+	count := 0
+	switch {
+	default:
+		count++
+		fallthrough
+	case false:
+		count += 10
+	case true:
+		count += 100
+	}
+	fmt.Println(count)
+	n := 0
+	next := func() int { n++; return n }
+	switch 2 {
+	case next(), next():
+		fmt.Println("second", n)
+	}
+	var s []int
+	var m map[int]int
+	var fn func()
+	switch s {
+	case nil:
+		fmt.Print("nil slice ")
+	}
+	switch m {
+	case nil:
+		fmt.Print("nil map ")
+	}
+	switch fn {
+	case nil:
+		fmt.Print("nil func ")
+	}
+	s = []int{}
+	switch s {
+	case nil:
+		fmt.Print("FAIL")
+	default:
+		fmt.Println("non-nil slice")
+	}
+	ch1 := make(chan int)
+	var ch2 <-chan int = ch1
+	switch ch1 {
+	case ch2:
+		fmt.Print("chan ")
+	}
+	switch ch2 {
+	case ch1:
+		fmt.Println("chan")
+	}
+	var x interface{} = 3.5
+	switch x.(type) {
+	default:
+		fmt.Println("default")
+	case float64:
+		fmt.Println("float64")
+	}
+}
+`)
+	want := "ok ok bad \nd0 one one two or three four two or three four \n100\nsecond 2\nnil slice nil map nil func non-nil slice\nchan chan\nfloat64\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
