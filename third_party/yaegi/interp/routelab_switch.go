@@ -88,3 +88,20 @@ func isNilValue(v reflect.Value) bool {
 	}
 	return false
 }
+
+// selectDefined returns the variables that the comm clause c0 of a select
+// (case x := <-c:, case x, ok := <-c:) declares, which get new storage each
+// time the clause is chosen. routelab patch: they reused one, so &x taken in
+// one execution changed with the next (Go's fixedbugs/issue48289.go).
+func selectDefined(c0 *node) []*node {
+	var vars []*node
+	for _, c := range c0.child {
+		if c.action == aRecv || c.kind != identExpr {
+			break
+		}
+		if c.ident != "_" && c.findex >= 0 {
+			vars = append(vars, c)
+		}
+	}
+	return vars
+}

@@ -102,3 +102,42 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// The variables a select clause declares are new at each execution (&x kept
+// the address of one variable, so every pointer saw the last value: Go's
+// fixedbugs/issue48289.go).
+func TestRoutelabSelectDeclaresFresh(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func main() {
+	ch := make(chan int, 1)
+	var ptrs [3]*int
+	var oks [3]*bool
+	for i := range ptrs {
+		ch <- i * 10
+		select {
+		case x := <-ch:
+			ptrs[i] = &x
+		}
+		ch <- i
+		select {
+		case y, ok := <-ch:
+			oks[i] = &ok
+			_ = y
+		}
+	}
+	close(ch)
+	select {
+	case _, ok := <-ch:
+		*oks[0] = ok
+	}
+	fmt.Println(*ptrs[0], *ptrs[1], *ptrs[2], *oks[0], *oks[1])
+}
+`)
+	want := "0 10 20 false true\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

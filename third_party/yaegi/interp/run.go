@@ -3851,6 +3851,7 @@ func _select(n *node) {
 	cases := make([]reflect.SelectCase, nbClause+1)
 	lvalues := make([]bltn, nbClause)
 	okLvalues := make([]bltn, nbClause)
+	fresh := make([][]*node, nbClause)
 	next := getExec(n.tnext)
 
 	for i := 0; i < nbClause; i++ {
@@ -3865,6 +3866,9 @@ func _select(n *node) {
 			continue
 		}
 		// The comm clause is in send or recv direction.
+		if c0 := cl.child[0]; c0.kind == defineStmt || c0.kind == defineXStmt {
+			fresh[i] = selectDefined(c0)
+		}
 		switch c0 := cl.child[0]; {
 		case len(cl.child) > 1 || (c0.kind != sendStmt && !(c0.kind == exprStmt && len(c0.child) == 1 && c0.child[0].action == aRecv)):
 			// The comm clause contains a channel operation and a clause body,
@@ -3944,6 +3948,10 @@ func _select(n *node) {
 			return nil
 		}
 		if cases[j].Dir == reflect.SelectRecv && assignedValues[j] != nil {
+			for _, d := range fresh[j] {
+				data := getFrame(f, d.level).data
+				data[d.findex] = reflect.New(data[d.findex].Type()).Elem()
+			}
 			runLvalue(lvalues[j], f)
 			assignedValues[j](f).Set(v)
 			if ok[j] != nil {
