@@ -83,3 +83,27 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// append with several values copies each before it stores any, as one may be
+// an element of the slice's array that an earlier one overwrites
+// (append(s[:4], '5', s[4]) appended '5' twice: Go's bug428.go).
+func TestRoutelabAppendOperandsCopied(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func main() {
+	s := make([]byte, 5, 6)
+	copy(s, "12346")
+	s = append(s[:len(s)-1], '5', s[len(s)-1])
+	fmt.Println(string(s))
+	a := [4]int{1, 2, 3, 4}
+	b := append(a[:1], a[3], a[2], a[1])
+	fmt.Println(b, a)
+}
+`)
+	want := "123456\n[1 4 3 2] [1 4 3 2]\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -3293,7 +3293,10 @@ func _append(n *node) {
 		n.exec = func(f *frame) bltn {
 			sl := make([]reflect.Value, l)
 			for i, v := range values {
-				sl[i] = v(f)
+				// routelab patch: a copy, as the value may be an element
+				// that an earlier one overwrites in the slice's array
+				// (append(s[:4], x, s[4]) appended x twice: Go's bug428.go).
+				sl[i] = copyOperand(v(f))
 			}
 			s := value(f)
 			checkAppend(n, s, len(sl))
