@@ -639,6 +639,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			if a.Comm == nil {
 				kind = commClauseDefault
 			}
+			unparenRecv(a.Comm) // routelab patch: see unparenRecv
 			st.push(addChild(&root, anc, pos, kind, aNop), nod)
 
 		case *ast.CommentGroup, *ast.EmptyStmt:

@@ -40,3 +40,31 @@ func rangeAssign(r *ast.RangeStmt) {
 	assign := &ast.AssignStmt{Lhs: lhs, TokPos: r.TokPos, Tok: token.ASSIGN, Rhs: rhs}
 	r.Body.List = append([]ast.Stmt{assign}, r.Body.List...)
 }
+
+// unparenRecv removes the parentheses around the receive of a select's comm
+// clause (case x, ok := (<-c):), which Go allows. routelab patch: the
+// parenthesized receive was not seen as one, so a comma-ok clause was
+// refused with "assignment mismatch: 2 variables but 1 value" (Go's
+// chan/select3.go).
+func unparenRecv(s ast.Stmt) {
+	unparen := func(e ast.Expr) ast.Expr {
+		for {
+			p, ok := e.(*ast.ParenExpr)
+			if !ok {
+				return e
+			}
+			if u, ok := ast.Unparen(p).(*ast.UnaryExpr); !ok || u.Op != token.ARROW {
+				return e
+			}
+			e = p.X
+		}
+	}
+	switch s := s.(type) {
+	case *ast.AssignStmt:
+		if len(s.Rhs) == 1 {
+			s.Rhs[0] = unparen(s.Rhs[0])
+		}
+	case *ast.ExprStmt:
+		s.X = unparen(s.X)
+	}
+}

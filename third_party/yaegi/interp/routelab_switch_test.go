@@ -141,3 +141,41 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// The receive of a select clause may be parenthesized (case x, ok :=
+// (<-c): was refused with "assignment mismatch": Go's chan/select3.go).
+func TestRoutelabSelectParenthesizedReceive(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func main() {
+	c := make(chan int, 3)
+	c <- 1
+	c <- 2
+	c <- 3
+	close(c)
+	select {
+	case x := (<-c):
+		fmt.Print(x, " ")
+	}
+	select {
+	case x, ok := ((<-c)):
+		fmt.Print(x, ok, " ")
+	}
+	var y int
+	select {
+	case y = (<-c):
+		fmt.Print(y, " ")
+	}
+	select {
+	case (<-c):
+		fmt.Println("closed")
+	}
+}
+`)
+	want := "1 2 true 3 closed\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
