@@ -1239,6 +1239,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					return
 				}
+				if bname == bltnNew && len(n.child) == 2 && !n.child[1].isType(sc) {
+					// routelab patch: new(expr) (Go 1.26), see newValue.
+					n.gen = newValue
+				}
 				switch {
 				case n.typ.cat == builtinT:
 					n.findex = notInFrame

@@ -673,6 +673,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t, err = nodeType2(interp, sc, n.child[1], seen)
 			case bltnNew:
 				t, err = nodeType2(interp, sc, n.child[1], seen)
+				if err != nil {
+					break
+				}
+				if t.untyped {
+					// routelab patch: new(42), new(i > 0) (Go 1.26).
+					t = sc.fixType(t)
+				}
 				incomplete := t.incomplete
 				t = ptrOf(t, withScope(sc))
 				t.incomplete = incomplete
