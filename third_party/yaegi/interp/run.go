@@ -2959,6 +2959,11 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		} else {
 			val = c
 			fieldIndex = i
+			if typ.field[i].name == "_" {
+				// routelab patch: a blank field stays zero, its value
+				// evaluated only (Go's fixedbugs/issue31546.go).
+				continue
+			}
 		}
 		ft := typ.field[fieldIndex].typ
 		rft := ft.TypeOf()
