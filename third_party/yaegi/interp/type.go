@@ -1915,19 +1915,28 @@ func (t *itype) lookupMethod2(name string, seen map[*itype]bool) (*node, []int) 
 		return nil, nil
 	}
 	seen[t] = true
+	// routelab patch: seen holds the types of the path being searched, so
+	// that another embedded field of the same type is searched too, and
+	// the shallowest of the embedded fields' methods is taken, as Go's
+	// selector rule says (the first one found was: Go's bug485.go called
+	// A.embedded.val for B{A, embedded}).
+	defer delete(seen, t)
 	if t.cat == ptrT {
 		return t.val.lookupMethod2(name, seen)
 	}
 	var index []int
 	m := t.getMethod(name)
 	if m == nil {
+		var best *node
 		for i, f := range t.field {
 			if f.embed {
-				if n, index2 := f.typ.lookupMethod2(name, seen); n != nil {
-					index = append([]int{i}, index2...)
-					return n, index
+				if n, index2 := f.typ.lookupMethod2(name, seen); n != nil && (best == nil || len(index2)+1 < len(index)) {
+					best, index = n, append([]int{i}, index2...)
 				}
 			}
+		}
+		if best != nil {
+			return best, index
 		}
 		if t.cat == linkedT || isInterfaceSrc(t) && t.val != nil {
 			return t.val.lookupMethod2(name, seen)
