@@ -3264,7 +3264,11 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 		return err
 	}
 
-	if m, lind := n.typ.lookupMethod(name); m != nil {
+	// routelab patch: a method of an embedded runtime value shallower than
+	// the source method found is the one promoted (s.String() with s
+	// embedding deep{mystruct} and *bytes.Buffer called mystruct's: Go's
+	// fixedbugs/issue24547.go).
+	if m, lind := n.typ.lookupMethod(name); m != nil && !shallowerBinMethod(n.typ, name, lind) {
 		n.action = aGetMethod
 		if n.child[0].isType(sc) {
 			// Handle method as a function with receiver in 1st argument.

@@ -40,3 +40,35 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A method of an embedded runtime value is promoted over a deeper source
+// method, also through an interface (s.String() called mystruct's, not
+// *bytes.Buffer's: Go's fixedbugs/issue24547.go).
+func TestRoutelabShallowerRuntimeMethod(t *testing.T) {
+	got := runStdout(t, `package main
+
+import (
+	"bytes"
+	"fmt"
+)
+
+type mystruct struct{ f int }
+
+func (t mystruct) String() string { return "FAIL" }
+
+type deep struct{ mystruct }
+
+func main() {
+	s := struct {
+		deep
+		*bytes.Buffer
+	}{deep{}, bytes.NewBufferString("ok")}
+	var i fmt.Stringer = s
+	fmt.Println(s.String(), i.String(), s.deep.String())
+}
+`)
+	want := "ok ok FAIL\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

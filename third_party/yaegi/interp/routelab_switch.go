@@ -105,3 +105,13 @@ func selectDefined(c0 *node) []*node {
 	}
 	return vars
 }
+
+// shallowerBinMethod tells whether t has a method name of an embedded
+// runtime value at a lesser depth than the source method at index.
+func shallowerBinMethod(t *itype, name string, index []int) bool {
+	if len(index) == 0 {
+		return false
+	}
+	_, bind, _, ok := t.lookupBinMethod(name)
+	return ok && len(bind) < len(index)
+}

@@ -1223,6 +1223,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	for i := 0; i < mn; i++ {
 		names[i] = wrap.Field(i + 1).Name[1:]
 		methods[i], indexes[i] = n.typ.lookupMethod(names[i])
+		if methods[i] != nil && shallowerBinMethod(n.typ, names[i], indexes[i]) {
+			methods[i] = nil // routelab patch: see shallowerBinMethod
+		}
 		if methods[i] == nil && n.typ.cat != nilT {
 			// interpreted method not found, look for binary method, possibly embedded
 			_, indexes[i], _, _ = n.typ.lookupBinMethod(names[i])
