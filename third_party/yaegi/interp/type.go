@@ -407,7 +407,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 	}
 	if sname := typeName(n); sname != "" {
 		sym, _, found := sc.lookup(sname)
-		if found && sym.kind == typeSym && sym.typ != nil {
+		if found && sym.kind == typeSym && sym.typ != nil && !outerTypeOfLocalSpec(sc, n, sname) {
 			if sym.typ.isComplete() {
 				return sym.typ, nil
 			}
