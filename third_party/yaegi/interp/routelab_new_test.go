@@ -40,3 +40,37 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A function named by a return statement into an interface result is a func
+// value (it was the declaration node: %T gave *interp.node and a type switch
+// matched no case, Go's typeswitch.go).
+func TestRoutelabReturnNamedFuncAsInterface(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func f(i int) interface{} {
+	return f
+}
+
+func g() (any, error) { return f, nil }
+
+func main() {
+	x := f(0)
+	fmt.Printf("%T\n", x)
+	switch y := x.(type) {
+	case func(int) interface{}:
+		fmt.Printf("%T\n", y(1))
+	default:
+		fmt.Println("unknown")
+	}
+	z, _ := g()
+	_, ok := z.(func(int) interface{})
+	fmt.Println(ok)
+}
+`)
+	want := "func(int) interface {}\nfunc(int) interface {}\ntrue\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

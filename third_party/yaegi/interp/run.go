@@ -2646,6 +2646,14 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
+				if len(t.field) == 0 && isNamedFuncSrc(c.typ) {
+					// routelab patch: a function named by the return
+					// statement, as a func value (yaegi stored its
+					// declaration node: %T gave *interp.node and a type
+					// switch matched no case, Go's typeswitch.go).
+					values[i] = genFuncValue(c)
+					break
+				}
 				if len(t.field) == 0 {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
