@@ -28,3 +28,18 @@ a + b + c`)
 		t.Errorf("got %s, want 13 (1 + 2 + 10)", got)
 	}
 }
+
+// A nil argument of a go statement is passed as is (go f(nil) was refused
+// with "use of untyped nil in assignment": Go's fixedbugs/issue25897a.go).
+func TestGoStatementNilArgument(t *testing.T) {
+	s := newSession(t)
+	got := run(t, s, `out := make(chan bool, 2)
+f := func(p *int, e error) { out <- p == nil && e == nil }
+go f(nil, nil)
+var g func(m map[int]int) = func(m map[int]int) { out <- m == nil }
+go g(nil)
+<-out && <-out`)
+	if got != "true" {
+		t.Errorf("got %s, want true", got)
+	}
+}

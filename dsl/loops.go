@@ -165,6 +165,11 @@ func (rw *rewriter) goStmt(s *ast.GoStmt) []ast.Stmt {
 		if rw.constant(newScope(nil), a) {
 			continue
 		}
+		if id, ok := a.(*ast.Ident); ok && id.Name == "nil" {
+			// Nothing to evaluate, and `arg := nil` does not compile
+			// (go f(nil) was refused: Go's fixedbugs/issue25897a.go).
+			continue
+		}
 		tmp := &ast.Ident{NamePos: a.Pos(), Name: rw.fresh("arg")}
 		hoisted = append(hoisted, &ast.AssignStmt{Lhs: []ast.Expr{tmp}, TokPos: a.Pos(), Tok: token.DEFINE, Rhs: []ast.Expr{a}})
 		s.Call.Args[k] = &ast.Ident{NamePos: a.Pos(), Name: tmp.Name}

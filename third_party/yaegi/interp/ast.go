@@ -639,6 +639,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			if a.Comm == nil {
 				kind = commClauseDefault
 			}
+			unparenRecv(a.Comm) // routelab patch: see unparenRecv
 			st.push(addChild(&root, anc, pos, kind, aNop), nod)
 
 		case *ast.CommentGroup, *ast.EmptyStmt:
@@ -803,6 +804,7 @@ func (interp *Interpreter) ast(f ast.Node) (string, *node, error) {
 			st.push(addChild(&root, anc, pos, parenExpr, aNop), nod)
 
 		case *ast.RangeStmt:
+			rangeAssign(a) // routelab patch: see rangeAssign
 			// Insert a missing ForRangeStmt for AST correctness
 			n := addChild(&root, anc, pos, forRangeStmt, aNop)
 			r := addChild(&root, astNode{n, nod}, pos, rangeStmt, aRange)

@@ -557,11 +557,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pushBloc()
 
 		case switchStmt, switchIfStmt, typeSwitch:
-			// Make sure default clause is in last position.
-			c := n.lastChild().child
-			if i, l := getDefault(n), len(c)-1; i >= 0 && i != l {
-				c[i], c[l] = c[l], c[i]
-			}
+			// routelab patch: the default clause stays where it is written
+			// (it was swapped with the last clause, so a fallthrough from or
+			// into it went to the wrong clause, and the cases were tried out
+			// of order); switchOrder tries it last.
 			sc = sc.pushBloc()
 			sc.loop = n
 
@@ -1268,6 +1267,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				c0.typ = &itype{cat: builtinT, name: bname}
 				if n.typ, err = nodeType(interp, sc, n); err != nil {
 					return
+				}
+				if bname == bltnNew && len(n.child) == 2 && !n.child[1].isType(sc) {
+					// routelab patch: new(expr) (Go 1.26), see newValue.
+					n.gen = newValue
 				}
 				switch {
 				case n.typ.cat == builtinT:
@@ -2217,7 +2220,16 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				} else {
 					body := c.lastChild()
 					c.tnext = body.start
-					c.child[0].tnext = c
+					// routelab patch: each expression of the case is
+					// evaluated (case a, b: read a stale b).
+					for j := 0; j < len(c.child)-2; j++ {
+						c.child[j].tnext = c.child[j+1].start
+					}
+					if len(c.child) > 1 {
+						c.child[len(c.child)-2].tnext = c
+					} else {
+						c.child[0].tnext = c
+					}
 					c.start = c.child[0].start
 
 					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
@@ -2234,17 +2246,23 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 					}
 				}
 
-				if i == l-1 {
-					setFNext(clauses[i], n)
+			}
+			// routelab patch: the clauses are tried in switchOrder, the
+			// default last.
+			order := switchOrder(clauses)
+			for k, i := range order {
+				c := clauses[i]
+				if k == len(order)-1 {
+					setFNext(c, n)
 					continue
 				}
-				if len(clauses[i+1].child) > 1 {
-					setFNext(c, clauses[i+1].start)
+				if next := clauses[order[k+1]]; len(next.child) > 1 {
+					setFNext(c, next.start)
 				} else {
-					setFNext(c, clauses[i+1])
+					setFNext(c, next)
 				}
 			}
-			sbn.start = clauses[0].start
+			sbn.start = clauses[order[0]].start
 			n.start = n.child[0].start
 			if n.kind == typeSwitch {
 				// Handle the typeSwitch init (the type assert expression).
@@ -2259,41 +2277,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pop()
 			sbn := n.lastChild() // switch block node
 			clauses := sbn.child
-			l := len(clauses)
-			if l == 0 {
+			if len(clauses) == 0 {
 				// Switch is empty
 				break
 			}
-			// Wire case clauses in reverse order so the next start node is already resolved when used.
-			for i := l - 1; i >= 0; i-- {
-				c := clauses[i]
-				c.gen = nop
-				if len(c.child) == 0 {
-					c.tnext = n
-					c.fnext = n
-				} else {
-					body := c.lastChild()
-					if len(c.child) > 1 {
-						cond := c.child[0]
-						cond.tnext = body.start
-						if i == l-1 {
-							setFNext(cond, n)
-						} else {
-							setFNext(cond, clauses[i+1].start)
-						}
-						c.start = cond.start
-					} else {
-						c.start = body.start
-					}
-					// If last case body statement is a fallthrough, then jump to next case body
-					if i < l-1 && len(body.child) > 0 && body.lastChild().kind == fallthroughtStmt {
-						body.tnext = clauses[i+1].lastChild().start
-					} else {
-						body.tnext = n
-					}
-				}
-			}
-			sbn.start = clauses[0].start
+			wireSwitchIf(n, clauses) // routelab patch: see wireSwitchIf
 			n.start = n.child[0].start
 			n.child[0].tnext = sbn.start
 
@@ -2797,21 +2785,6 @@ func setFNext(cond, next *node) {
 		return
 	}
 	cond.fnext = next
-}
-
-// GetDefault return the index of default case clause in a switch statement, or -1.
-func getDefault(n *node) int {
-	for i, c := range n.lastChild().child {
-		switch len(c.child) {
-		case 0:
-			return i
-		case 1:
-			if c.child[0].kind == caseBody {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 func isBinType(v reflect.Value) bool { return v.IsValid() && v.Kind() == reflect.Ptr && v.IsNil() }
@@ -3342,7 +3315,11 @@ func matchSelectorMethod(sc *scope, n *node) (err error) {
 		return err
 	}
 
-	if m, lind := n.typ.lookupMethod(name); m != nil {
+	// routelab patch: a method of an embedded runtime value shallower than
+	// the source method found is the one promoted (s.String() with s
+	// embedding deep{mystruct} and *bytes.Buffer called mystruct's: Go's
+	// fixedbugs/issue24547.go).
+	if m, lind := n.typ.lookupMethod(name); m != nil && !shallowerBinMethod(n.typ, name, lind) {
 		n.action = aGetMethod
 		if n.child[0].isType(sc) {
 			// Handle method as a function with receiver in 1st argument.

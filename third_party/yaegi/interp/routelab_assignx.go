@@ -37,3 +37,14 @@ func mapEntryDests(n *node, gen bltnGenerator) bltnGenerator {
 		}
 	}
 }
+
+// copyOperand returns a copy of v if it is a variable, which a later
+// assignment of the same statement could change (routelab patch).
+func copyOperand(v reflect.Value) reflect.Value {
+	if !v.IsValid() || !v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}

@@ -887,8 +887,19 @@ func assign(n *node) {
 		for i := range fresh {
 			fresh[i] = freshOnDefine(n, n.child[i])
 		}
+		// routelab patch: a redeclared variable may be read by a later
+		// operand (y, z := 5, y), so all values are copied before any is
+		// stored, as in an assignment.
 		n.exec = func(f *frame) bltn {
+			t := make([]reflect.Value, len(svalue))
 			for i, s := range svalue {
+				if n.child[i].ident == "_" {
+					continue
+				}
+				t[i] = reflect.New(types[i]).Elem()
+				t[i].Set(s(f))
+			}
+			for i := range svalue {
 				if n.child[i].ident == "_" {
 					continue
 				}
@@ -897,7 +908,7 @@ func assign(n *node) {
 				if fresh[i] {
 					data[j] = reflect.New(data[j].Type()).Elem()
 				}
-				data[j].Set(s(f))
+				data[j].Set(t[i])
 			}
 			return next
 		}
@@ -916,12 +927,25 @@ func assign(n *node) {
 			t[i] = reflect.New(types[i]).Elem()
 			t[i].Set(s(f))
 		}
+		// routelab patch: the map and key operands on the left are
+		// evaluated before any assignment, as Go's specification says
+		// (i, m[i] = 1, 2 stored into m[1]).
+		var maps, keys []reflect.Value
+		for i, j := range ivalue {
+			if j == nil || n.child[i].ident == "_" {
+				continue
+			}
+			if keys == nil {
+				maps, keys = make([]reflect.Value, len(ivalue)), make([]reflect.Value, len(ivalue))
+			}
+			maps[i], keys[i] = copyOperand(dvalue[i](f)), copyOperand(j(f))
+		}
 		for i, d := range dvalue {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			if j := ivalue[i]; j != nil {
-				d(f).SetMapIndex(j(f), t[i]) // Assign a map entry
+			if ivalue[i] != nil {
+				maps[i].SetMapIndex(keys[i], t[i]) // Assign a map entry
 			} else {
 				d(f).Set(t[i]) // Assign a var or array/slice entry
 			}
@@ -1231,6 +1255,9 @@ func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
 	for i := 0; i < mn; i++ {
 		names[i] = wrap.Field(i + 1).Name[1:]
 		methods[i], indexes[i] = n.typ.lookupMethod(names[i])
+		if methods[i] != nil && shallowerBinMethod(n.typ, names[i], indexes[i]) {
+			methods[i] = nil // routelab patch: see shallowerBinMethod
+		}
 		if methods[i] == nil && n.typ.cat != nilT {
 			// interpreted method not found, look for binary method, possibly embedded
 			_, indexes[i], _, _ = n.typ.lookupBinMethod(names[i])
@@ -2721,6 +2748,14 @@ func _return(n *node) {
 		default:
 			switch {
 			case isInterfaceSrc(t):
+				if len(t.field) == 0 && isNamedFuncSrc(c.typ) {
+					// routelab patch: a function named by the return
+					// statement, as a func value (yaegi stored its
+					// declaration node: %T gave *interp.node and a type
+					// switch matched no case, Go's typeswitch.go).
+					values[i] = genFuncValue(c)
+					break
+				}
 				if len(t.field) == 0 {
 					// empty interface case.
 					// we can't let genValueInterface deal with it, because we call on c,
@@ -2766,12 +2801,37 @@ func _return(n *node) {
 		}
 	case 2:
 		v0, v1 := values[0], values[1]
+		if !mustReturnValue(def.child[2]) {
+			// routelab patch: the results are named, and a value may read
+			// one that is stored before it (return b, a returned b, b).
+			n.exec = func(f *frame) bltn {
+				r0 := copyOperand(v0(f))
+				f.data[1].Set(v1(f))
+				f.data[0].Set(r0)
+				return nil
+			}
+			break
+		}
 		n.exec = func(f *frame) bltn {
 			f.data[0].Set(v0(f))
 			f.data[1].Set(v1(f))
 			return nil
 		}
 	default:
+		if !mustReturnValue(def.child[2]) {
+			// routelab patch: see case 2.
+			n.exec = func(f *frame) bltn {
+				t := make([]reflect.Value, len(values))
+				for i, value := range values {
+					t[i] = copyOperand(value(f))
+				}
+				for i, v := range t {
+					f.data[i].Set(v)
+				}
+				return nil
+			}
+			break
+		}
 		n.exec = func(f *frame) bltn {
 			for i, value := range values {
 				f.data[i].Set(value(f))
@@ -3044,6 +3104,11 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		} else {
 			val = c
 			fieldIndex = i
+			if typ.field[i].name == "_" {
+				// routelab patch: a blank field stays zero, its value
+				// evaluated only (Go's fixedbugs/issue31546.go).
+				continue
+			}
 		}
 		ft := typ.field[fieldIndex].typ
 		rft := ft.TypeOf()
@@ -3256,14 +3321,24 @@ func _case(n *node) {
 		values := make([]func(*frame) reflect.Value, len(n.child)-1)
 		dynamic := make([]bool, len(values))
 		untyped := make([]bool, len(values))
+		isNil := make([]bool, len(values))
 		for i := range values {
 			values[i] = genValue(n.child[i])
 			dynamic[i] = isInterface(tag.typ) || isInterface(n.child[i].typ)
 			untyped[i] = n.child[i].typ != nil && n.child[i].typ.untyped && n.child[i].rval.IsValid()
+			// routelab patch: case nil with a slice, map, function, channel
+			// or pointer tag tests it for nil (it never matched).
+			isNil[i] = !dynamic[i] && n.child[i].typ != nil && n.child[i].typ.cat == nilT
 		}
 		n.exec = func(f *frame) bltn {
 			v0 := value(f)
 			for i, v := range values {
+				if isNil[i] {
+					if isNilValue(v0) {
+						return tnext
+					}
+					continue
+				}
 				v1 := v(f)
 				if dynamic[i] {
 					if caseEqual(tag.typ, v0, n.child[i].typ, v1) {
@@ -3271,17 +3346,19 @@ func _case(n *node) {
 					}
 					continue
 				}
+				// routelab patch: the case value is converted to the tag's
+				// type when it is an untyped constant, as in Go (the tag was
+				// converted to the constant's default type: a uint64 tag to
+				// float64, so 1e16+1 matched case 1e16), or assignable to it
+				// (a chan T case of a <-chan T tag failed to convert); else
+				// the tag to the case's.
 				w0 := v0
-				if !v0.Type().AssignableTo(v1.Type()) {
-					if untyped[i] {
-						// routelab patch: an untyped constant case takes the
-						// tag's type, as in Go (the tag was converted to the
-						// constant's default type: a uint64 tag to float64,
-						// so 1e16+1 matched case 1e16).
-						v1 = v1.Convert(v0.Type())
-					} else {
-						w0 = v0.Convert(v1.Type())
-					}
+				switch t0, t1 := v0.Type(), v1.Type(); {
+				case t0 == t1:
+				case untyped[i] || t1.AssignableTo(t0):
+					v1 = v1.Convert(t0)
+				default:
+					w0 = v0.Convert(t1)
 				}
 				if w0.Interface() == v1.Interface() {
 					return tnext
@@ -3373,7 +3450,10 @@ func _append(n *node) {
 		n.exec = func(f *frame) bltn {
 			sl := make([]reflect.Value, l)
 			for i, v := range values {
-				sl[i] = v(f)
+				// routelab patch: a copy, as the value may be an element
+				// that an earlier one overwrites in the slice's array
+				// (append(s[:4], x, s[4]) appended x twice: Go's bug428.go).
+				sl[i] = copyOperand(v(f))
 			}
 			s := value(f)
 			checkAppend(n, s, len(sl))

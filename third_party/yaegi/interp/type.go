@@ -407,7 +407,7 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 	}
 	if sname := typeName(n); sname != "" {
 		sym, _, found := sc.lookup(sname)
-		if found && sym.kind == typeSym && sym.typ != nil {
+		if found && sym.kind == typeSym && sym.typ != nil && !outerTypeOfLocalSpec(sc, n, sname) {
 			if sym.typ.isComplete() {
 				return sym.typ, nil
 			}
@@ -673,6 +673,13 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 				t, err = nodeType2(interp, sc, n.child[1], seen)
 			case bltnNew:
 				t, err = nodeType2(interp, sc, n.child[1], seen)
+				if err != nil {
+					break
+				}
+				if t.untyped {
+					// routelab patch: new(42), new(i > 0) (Go 1.26).
+					t = sc.fixType(t)
+				}
 				incomplete := t.incomplete
 				t = ptrOf(t, withScope(sc))
 				t.incomplete = incomplete
@@ -1952,19 +1959,28 @@ func (t *itype) lookupMethod2(name string, seen map[*itype]bool) (*node, []int) 
 		return nil, nil
 	}
 	seen[t] = true
+	// routelab patch: seen holds the types of the path being searched, so
+	// that another embedded field of the same type is searched too, and
+	// the shallowest of the embedded fields' methods is taken, as Go's
+	// selector rule says (the first one found was: Go's bug485.go called
+	// A.embedded.val for B{A, embedded}).
+	defer delete(seen, t)
 	if t.cat == ptrT {
 		return t.val.lookupMethod2(name, seen)
 	}
 	var index []int
 	m := t.getMethod(name)
 	if m == nil {
+		var best *node
 		for i, f := range t.field {
 			if f.embed {
-				if n, index2 := f.typ.lookupMethod2(name, seen); n != nil {
-					index = append([]int{i}, index2...)
-					return n, index
+				if n, index2 := f.typ.lookupMethod2(name, seen); n != nil && (best == nil || len(index2)+1 < len(index)) {
+					best, index = n, append([]int{i}, index2...)
 				}
 			}
+		}
+		if best != nil {
+			return best, index
 		}
 		if t.cat == linkedT || isInterfaceSrc(t) && t.val != nil {
 			return t.val.lookupMethod2(name, seen)
