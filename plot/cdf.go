@@ -14,7 +14,7 @@ import (
 
 // maxCDFPoints bounds the points of each CDF series; the downsampling keeps
 // the tail (see cdfRanks).
-const maxCDFPoints = 300
+const maxCDFPoints = 250
 
 // LatencyCDF draws each policy's latency distribution, pooled over the
 // comparison's seeds: the CDF (share of requests completed within x) and
@@ -262,7 +262,7 @@ func cdfPoints(sorted []float64) (cdf, ccdf []any) {
 }
 
 // cdfRanks picks at most limit ranks (1-based, increasing) of n sorted
-// values: 60% evenly spaced in probability up to the 99th percentile, the
+// values: 40% evenly spaced in probability up to the 99th percentile, the
 // rest spaced evenly in log(1−p) from there to the maximum (or every rank
 // of the tail when there are few enough), so the tail is drawn as finely as
 // the body. The minimum and maximum are always included.
@@ -274,7 +274,7 @@ func cdfRanks(n, limit int) []int {
 		}
 		return out
 	}
-	body := limit * 3 / 5
+	body := limit * 2 / 5
 	tail := limit - body - 1
 	ranks := []int{1}
 	add := func(p float64) {

@@ -47,7 +47,41 @@ var svgMarker = sync.OnceValue(func() *regexp.Regexp {
 // drawn as uses of one definition, with ids short but drawn from prefix
 // (the figure's own), so that figures inlined in one page keep theirs.
 func compactSVG(svg, prefix string) string {
-	return shareMarkers(compactElements(svg), prefix)
+	return textClasses(shareMarkers(compactElements(svg), prefix), prefix)
+}
+
+var svgTextStyle = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`<text dominant-baseline="([a-z-]+)" text-anchor="([a-z]+)" style="([^"<>{}]*)"`)
+})
+
+// textClasses gives each combination of baseline, anchor and font of the
+// text elements a class, defined once in a style element: ECharts writes
+// the three on every line of text. The class names are drawn from prefix
+// (the figure's own), so that figures inlined in one page keep theirs.
+func textClasses(svg, prefix string) string {
+	classes := map[string]string{}
+	var rules strings.Builder
+	out := svgTextStyle().ReplaceAllStringFunc(svg, func(tag string) string {
+		m := svgTextStyle().FindStringSubmatch(tag)
+		key := m[1] + "|" + m[2] + "|" + m[3]
+		name, ok := classes[key]
+		if !ok {
+			name = fmt.Sprintf("t%08x-%d", hash(prefix, "svg-text"), len(classes))
+			classes[key] = name
+			fmt.Fprintf(&rules, ".%s{dominant-baseline:%s;text-anchor:%s;%s}", name, m[1], m[2], m[3])
+		}
+		return `<text class="` + name + `"`
+	})
+	if len(classes) == 0 {
+		return svg
+	}
+	open := strings.Index(out, "<svg")
+	end := strings.IndexByte(out[max(open, 0):], '>')
+	if open < 0 || end < 0 {
+		return svg
+	}
+	at := open + end + 1
+	return out[:at] + "\n<style>" + rules.String() + "</style>" + out[at:]
 }
 
 // shareMarkers replaces each run of markerRunMin or more lines that draw

@@ -414,6 +414,15 @@ func TestLaterFiguresAreLight(t *testing.T) {
 			t.Errorf("%s after the first figure: library %v, %d bytes; want a light fragment of at most %d bytes", code, lib, len(html), limit)
 		}
 	}
+	// The 8 production routers on chat, the largest set the docs show.
+	exec(t, s, `routers := lab.Compare(lab.Chat(), lab.LLMD(), lab.Prequal(), lab.VLLMDP(), lab.SGLang(), lab.Dynamo(), lab.RayPrefix(), lab.AIBrix(), lab.RayP2C())`)
+	for _, code := range []string{`routers.Chart()`, `routers.CDF()`} {
+		html, lib := show(code)
+		t.Logf("%s: %d bytes", code, len(html))
+		if lib || len(html) > limit {
+			t.Errorf("%s after the first figure: library %v, %d bytes; want a light fragment of at most %d bytes", code, lib, len(html), limit)
+		}
+	}
 	if _, lib := show(`res.Chart().Full()`); !lib {
 		t.Error("res.Chart().Full() has no library")
 	}
