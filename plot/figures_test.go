@@ -166,14 +166,14 @@ func checkPolicyColors(t *testing.T, o map[string]any, policies []string) {
 	}
 }
 
-// checkSeriesData: bounded point counts, no null (an undefined value must
+// checkSeriesData: bounded point counts (a CDF's or a timeline's), no null (an undefined value must
 // be "-" or left out), no zero drawn for an undefined latency.
 func checkSeriesData(t *testing.T, o map[string]any) {
 	t.Helper()
 	for _, s := range objects(o["series"]) {
 		data, _ := s["data"].([]any)
-		if len(data) > maxCDFPoints {
-			t.Errorf("series %q has %d points, more than %d", s["name"], len(data), maxCDFPoints)
+		if limit := max(maxCDFPoints, maxTimelinePoints); len(data) > limit {
+			t.Errorf("series %q has %d points, more than %d", s["name"], len(data), limit)
 		}
 		if strings.Contains(mustJSON(t, data), "null") {
 			t.Errorf("series %q has null data", s["name"])
