@@ -44,7 +44,7 @@ func openPTY(t *testing.T) (control, term *os.File) {
 // file is the same either way.
 func TestShardProgressOnATerminalOnly(t *testing.T) {
 	exe, dir := routelab.Path(t), t.TempDir()
-	args := []string{"compare", "--scenario", "burst", "--seeds", "1500", "--workers", "1", "--shard", "1/2"}
+	args := []string{"compare", "--scenario", "burst", "--seeds", "6000", "--workers", "1", "--shard", "1/2"}
 	control, term := openPTY(t)
 	onTerm := exec.Command(exe, append(args, "--out", filepath.Join(dir, "tty.json"))...)
 	onTerm.Env, onTerm.Stderr = cleanEnv(), term
