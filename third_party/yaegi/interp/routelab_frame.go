@@ -303,6 +303,11 @@ func (f *frame) doneCase() reflect.SelectCase {
 // slots and its slots are one allocation of their exact size (routelab
 // patch: they were two at every call, then one of 4, 8, 16 or 32 slots).
 func allocFrame(length int) *frame {
+	if length == 0 {
+		// No slots: a pointer to the empty array would point past its
+		// allocation, which the race detector's checkptr refuses.
+		return &frame{data: []reflect.Value{}}
+	}
 	if length < len(frameAllocs) {
 		return frameAllocs[length](length)
 	}
@@ -310,7 +315,7 @@ func allocFrame(length int) *frame {
 }
 
 var frameAllocs = [...]func(int) *frame{
-	frameWith[[0]reflect.Value],
+	nil, // allocFrame makes frames without slots itself
 	frameWith[[1]reflect.Value],
 	frameWith[[2]reflect.Value],
 	frameWith[[3]reflect.Value],
