@@ -353,42 +353,13 @@ func (a textBox) onMark(m markBox) bool {
 		if len(m.Seg) != 4 {
 			return false
 		}
-		return segmentCrosses(m.Seg[0], m.Seg[1], m.Seg[2], m.Seg[3],
+		return segmentHits(m.Seg[0], m.Seg[1], m.Seg[2], m.Seg[3],
 			a.X+overlapTolerance, a.Y+overlapTolerance, a.X+a.W-overlapTolerance, a.Y+a.H-overlapTolerance)
 	}
 	if m.Kind == "bar" && m.Own != "" && strings.Contains(m.Own, strings.TrimSpace(a.Text)) {
 		return false
 	}
 	return a.overlaps(textBox{X: m.X, Y: m.Y, W: m.W, H: m.H})
-}
-
-// segmentCrosses reports whether the segment (x1, y1)–(x2, y2) passes
-// through the rectangle [l, r] × [t, b] (Liang–Barsky clipping).
-func segmentCrosses(x1, y1, x2, y2, l, t, r, b float64) bool {
-	if l >= r || t >= b {
-		return false
-	}
-	dx, dy := x2-x1, y2-y1
-	lo, hi := 0.0, 1.0
-	for _, c := range [][2]float64{{-dx, x1 - l}, {dx, r - x1}, {-dy, y1 - t}, {dy, b - y1}} {
-		p, q := c[0], c[1]
-		if p == 0 {
-			if q < 0 {
-				return false
-			}
-			continue
-		}
-		u := q / p
-		if p < 0 {
-			lo = max(lo, u)
-		} else {
-			hi = min(hi, u)
-		}
-		if lo > hi {
-			return false
-		}
-	}
-	return true
 }
 
 func (m markBox) String() string {

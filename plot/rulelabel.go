@@ -25,8 +25,12 @@ func (m pxMarks) hits(x0, y0, x1, y1 float64) bool {
 }
 
 // segmentHits reports whether the segment (x1, y1)–(x2, y2) passes
-// through the rectangle [l, r] × [t, b] (Liang–Barsky clipping).
+// through the rectangle [l, r] × [t, b] (Liang–Barsky clipping). An empty
+// rectangle meets nothing.
 func segmentHits(x1, y1, x2, y2, l, t, r, b float64) bool {
+	if l >= r || t >= b {
+		return false
+	}
 	dx, dy := x2-x1, y2-y1
 	lo, hi := 0.0, 1.0
 	for _, c := range [][2]float64{{-dx, x1 - l}, {dx, r - x1}, {-dy, y1 - t}, {dy, b - y1}} {
