@@ -30,7 +30,11 @@
 // vtype.go and celltype.go (Complete and Inspect, which work out types
 // without running code), iscomplete.go, script.go (RunScript), variables.go
 // (Variables: what a script declared, read back by its host), help.go
-// (lab.Compare? and ?lab.Compare, as notebook users ask for help), shared.go
+// (lab.Compare? and ?lab.Compare, as notebook users ask for help),
+// introspect.go (the runtime and reflect functions through which a program
+// looks at itself, refused where an interpreted cell cannot get Go's
+// answer) with typewalk.go (walkTypes, the types a type is built from),
+// shared.go
 // (the warning for a func literal, given to a library function that runs it
 // in parallel, that writes a variable outside it) and docindex.go (the
 // generator behind cmd/dsldoc). docs/dsl.md lists what Go

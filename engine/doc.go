@@ -28,7 +28,11 @@
 //     strict DecodeRunJSON, what shard files keep), stats.go (latency
 //     statistics);
 //   - live views: live.go (a Simulator stepped by a console or notebook);
-//   - display: show*.go, String and HTML for every type above.
+//   - display: show*.go, String and HTML for every type above;
+//     run_records.go a single run's records (WriteCSV, WriteJSON, the
+//     timeline's Records), for a run saved on its own;
+//   - errors.go: FieldError and UnknownName, the error of every value that
+//     is not allowed, naming the field, the value and what is.
 //
 // docs/model.md is the reference for the model; docs/validation.md shows it
 // agreeing with queueing theory (M/M/1, M/D/1, M/G/1, M/M/1/K, overload)

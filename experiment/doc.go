@@ -22,7 +22,10 @@
 //     selection margin;
 //   - writers: report.go and paired_report.go (records, CSV, JSON and
 //     text, one run at a time), table.go (Table, for the text, HTML and
-//     LaTeX tables), serving_metrics.go (the serving columns);
+//     LaTeX tables), columns.go (Column: the one list of a comparison
+//     table's columns, which every table format takes), serving_metrics.go
+//     (the serving columns), errors.go (engine's FieldError for the
+//     experiment's own configurations);
 //   - display: show*.go, String and HTML for every type above.
 //
 // Results are the same bytes whatever the parallelism: each run is a pure

@@ -49,7 +49,10 @@
 // LaTeX, Markdown) and report.go (ComparisonReport). Their layout is
 // layout.go and axes.go over textmetrics.go (text widths from
 // textmetrics_table.go, generated from DejaVu Sans by internal/fontgen);
-// palette.go gives colours, markers and dashes. inspect.go (EvaluatePage)
+// palette.go gives colours, markers and dashes; rulelabel.go places an
+// SLO rule's label where no data mark is; userlayout.go lays out charts
+// built in cells as routelab lays out its own; svgcompact.go strips what
+// no one sees from ECharts' SVG export. inspect.go (EvaluatePage)
 // opens a page in headless Chromium for the tests that check what a
 // browser shows.
 //

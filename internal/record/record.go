@@ -1,9 +1,3 @@
-// Package record holds records, the flat form of every result: ordered
-// lists of named values (Field), and their writers: CSV row by row, the
-// streaming indented JSON writer, JSONObject (a compact object appended
-// without reflection, as json.Marshal writes it), and the strict JSON
-// reader whose errors name the field and line. engine and the experiment layer both write
-// through it, so a name is spelled once for JSON and CSV.
 package record
 
 import (
