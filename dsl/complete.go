@@ -96,6 +96,9 @@ func (s *Session) IsComplete(code string) (status, indent string) {
 	if helpForms().MatchString(withoutLineComments(code)) {
 		return "complete", ""
 	}
+	if pieces := magicPieces(code); pieces != nil {
+		return isComplete(magicsAsGo(pieces))
+	}
 	return isComplete(code)
 }
 

@@ -22,6 +22,7 @@ const (
 	Interrupted   = "Interrupted"   // the cell was interrupted
 	StackOverflow = "StackOverflow" // calls nested deeper than the session allows (unbounded recursion)
 	MemoryError   = "MemoryError"   // an allocation larger than the session allows
+	UsageError    = "UsageError"    // a magic (%time, %who, ...) used wrongly, as IPython names it
 )
 
 // cellError is an error at a position of the running cell (0 when unknown).

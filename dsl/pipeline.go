@@ -40,11 +40,22 @@ func (u *unit) node() ast.Node {
 	return u.file
 }
 
-// runCell splits, checks and runs a cell, chunk by chunk.
+// runCell runs a cell: a request for help, a cell with magics (their
+// pieces in turn) or Go.
 func (s *Session) runCell(r *cellRun, code string) error {
 	if name := s.helpTarget(code); name != "" {
 		return s.help(r, name)
 	}
+	if !s.script {
+		if pieces := magicPieces(code); pieces != nil {
+			return s.runMagics(r, pieces)
+		}
+	}
+	return s.runGo(r, code)
+}
+
+// runGo splits, checks and runs Go code, chunk by chunk.
+func (s *Session) runGo(r *cellRun, code string) error {
 	chunks, pkg, err := splitCell(code)
 	if err != nil {
 		return s.compileError(err, code)
