@@ -89,17 +89,24 @@ func (e *Env) ctx() context.Context {
 // Compare runs every policy on the scenario's seeds (common random numbers:
 // each seed's workload is the same for every policy) and summarises them.
 func (e *Env) Compare(scn *Scenario, policies ...PolicySpec) *Comparison {
-	s, proto, err := scn.Engine()
-	if err != nil {
-		fail("lab.Compare", err)
-	}
-	c, err := experiment.Compare(e.ctx(), experiment.Experiment{
-		Scenario: s, Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
-	})
+	c, err := compareWith(e, scn, e.progress("lab.Compare"), policies...)
 	if err != nil {
 		fail("lab.Compare", err)
 	}
 	return &Comparison{Comparison: c, env: e}
+}
+
+// compareWith runs a comparison that reports to p (nil: to nobody).
+func compareWith(e *Env, scn *Scenario, p *progressView, policies ...PolicySpec) (*experiment.Comparison, error) {
+	s, proto, err := scn.Engine()
+	if err != nil {
+		return nil, err
+	}
+	c, err := experiment.Compare(e.ctx(), experiment.Experiment{
+		Scenario: s, Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers, Progress: p.callback(),
+	})
+	p.finish()
+	return c, err
 }
 
 // Run simulates one seed of the scenario under a policy, recording a
@@ -125,10 +132,12 @@ func (e *Env) Sweep(scn *Scenario, rates []float64, policies ...PolicySpec) *Swe
 	if err != nil {
 		fail("lab.Sweep", err)
 	}
+	p := e.progress("lab.Sweep")
 	res, err := experiment.RunSweep(e.ctx(), experiment.Sweep{
 		XLabel: "arrival rate (req/s)", XName: "rate_rps", Points: experiment.RateSweep(s, rates...),
-		Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers,
+		Policies: policies, Seeds: scn.seeds, Protocol: proto, Workers: e.Workers, Progress: p.callback(),
 	})
+	p.finish()
 	if err != nil {
 		fail("lab.Sweep", err)
 	}
@@ -146,7 +155,9 @@ func (e *Env) Study(path string) *StudyResult {
 	if err != nil {
 		fail("lab.Study", err)
 	}
-	res, err := experiment.RunStudy(e.ctx(), cfg, e.Workers, nil)
+	p := e.progress("lab.Study")
+	res, err := experiment.RunStudy(e.ctx(), cfg, e.Workers, p.callback())
+	p.finish()
 	if err != nil {
 		fail("lab.Study", err)
 	}

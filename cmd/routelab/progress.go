@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/routelab/routelab/experiment"
 )
 
 // progressReporter returns a progress callback that redraws one status line
@@ -21,10 +23,9 @@ func progressReporter(w io.Writer, what string) func(done, total int) {
 // 400,000 runs reports each one, the terminal needs a few lines a second.
 const redrawEvery = 100 * time.Millisecond
 
-// progress draws "compare: 1200/40000 runs (3%), 2s elapsed, about 1m5s
-// left", the time left extrapolated from the pace so far (shown after the
-// first second, when the pace is more than the first run's start-up), and
-// clears the line when the last run is done.
+// progress draws experiment.ProgressLine ("compare: 1200/40000 runs (3%),
+// 2s elapsed, 600 runs/s, about 1m5s left") and clears the line when the
+// last run is done.
 type progress struct {
 	w           io.Writer
 	what        string
@@ -46,12 +47,7 @@ func (p *progress) update(done, total int) {
 		return
 	}
 	p.last = t
-	line := fmt.Sprintf("%s: %d/%d runs (%d%%)", p.what, done, total, 100*done/total)
-	if elapsed := t.Sub(p.start); elapsed >= time.Second {
-		left := time.Duration(float64(elapsed) * float64(total-done) / float64(max(done, 1)))
-		line += fmt.Sprintf(", %s elapsed, about %s left", elapsed.Round(time.Second), left.Round(time.Second))
-	}
-	fmt.Fprintf(p.w, "\r%s\033[K", line)
+	fmt.Fprintf(p.w, "\r%s\033[K", experiment.ProgressLine(p.what, done, total, t.Sub(p.start)))
 }
 
 // isTerminal reports whether w is a terminal: a character device other than

@@ -58,7 +58,7 @@ func TestShardProgressOnATerminalOnly(t *testing.T) {
 		t.Fatalf("the shard on a terminal: %v: %q", err, seen.String())
 	}
 	line := seen.String()
-	for _, want := range []string{"\rcompare shard 1/2: ", " runs (", " elapsed, about ", " left\033[K", "\r\033[K"} {
+	for _, want := range []string{"\rcompare shard 1/2: ", " runs (", " elapsed, ", " runs/s, about ", " left\033[K", "\r\033[K"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("the terminal shows %q; want it to contain %q", line, want)
 		}

@@ -26,13 +26,13 @@ func TestProgressLine(t *testing.T) {
 	if got, want := step(500*time.Millisecond, 1), "\rcompare: 1/400 runs (0%)\033[K"; got != want {
 		t.Errorf("first redraw %q, want %q", got, want)
 	}
-	if got, want := step(9500*time.Millisecond, 100), "\rcompare: 100/400 runs (25%), 10s elapsed, about 30s left\033[K"; got != want {
+	if got, want := step(9500*time.Millisecond, 100), "\rcompare: 100/400 runs (25%), 10s elapsed, 10.0 runs/s, about 30s left\033[K"; got != want {
 		t.Errorf("redraw after 10 s %q, want %q", got, want)
 	}
 	if got := step(50*time.Millisecond, 101); got != "" {
 		t.Errorf("redrawn after 50 ms: %q", got)
 	}
-	if got, want := step(110*time.Second, 300), "\rcompare: 300/400 runs (75%), 2m0s elapsed, about 40s left\033[K"; got != want {
+	if got, want := step(110*time.Second, 300), "\rcompare: 300/400 runs (75%), 2m0s elapsed, 2.50 runs/s, about 40s left\033[K"; got != want {
 		t.Errorf("second redraw %q, want %q", got, want)
 	}
 	if got := step(time.Millisecond, 400); got != "\r\033[K" {
