@@ -110,7 +110,9 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 			return false
 
 		case defineXStmt:
-			err = compDefineX(sc, n)
+			if err = compDefineX(sc, n); err != nil {
+				err = undefinedIn(sc, n, err)
+			}
 
 		case valueSpec:
 			l := len(n.child) - 1
@@ -466,6 +468,22 @@ func unresolvedIdents(sc *scope, nodes []*node) []*node {
 		}, nil)
 	}
 	return out
+}
+
+// undefinedIn is err, or, when n names something unresolved, "undefined:
+// NAME" for it, with the placeholders removed (routelab patch: a :=
+// definition of two results of pkg.F() at the top level, with pkg not
+// imported, was "assignment mismatch: 2 variables but  returns 0 values",
+// which hid the name a session imports on demand).
+func undefinedIn(sc *scope, n *node, err error) error {
+	undefined := unresolvedIdents(sc, []*node{n})
+	for _, u := range undefined {
+		delete(sc.sym, u.ident)
+	}
+	if len(undefined) > 0 {
+		return undefined[0].cfgErrorf("undefined: %s", undefined[0].ident)
+	}
+	return err
 }
 
 func definedType(typ *itype) error {
