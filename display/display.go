@@ -8,6 +8,8 @@
 package display
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -175,6 +177,19 @@ type Sink interface {
 type Headless interface {
 	Headless() bool
 }
+
+// Inputter is implemented by sinks that can ask the user for a line of
+// input: a front end that shows an input box (Jupyter's input_request). It
+// returns the line without its newline, ErrNoInput when its client cannot
+// answer input, or ctx's error when the cell is interrupted meanwhile.
+type Inputter interface {
+	Input(ctx context.Context, prompt string, password bool) (string, error)
+}
+
+// ErrNoInput is the error of a read of standard input in a cell whose front
+// end cannot answer it (a headless run, a client that sent allow_stdin
+// false).
+var ErrNoInput = errors.New("no input: this cell's front end does not answer input requests (allow_stdin is false, or the notebook runs headless)")
 
 // Completion is the answer to a completion request: Matches replace
 // code[Start:End] (byte offsets).

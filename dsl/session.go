@@ -209,8 +209,9 @@ func (s *Session) init(opts Options) error {
 	if maxAlloc == 0 {
 		maxAlloc = DefaultMaxAlloc()
 	}
+	stdin, fmtIn, bufioIn := s.inputSymbols()
 	s.in = interp.New(interp.Options{
-		Stdin:         s.devnull,
+		Stdin:         stdin,
 		Stdout:        s.out.outW,
 		Stderr:        s.out.stderr,
 		Args:          args,
@@ -221,10 +222,14 @@ func (s *Session) init(opts Options) error {
 	})
 	rand1, rand2 := s.randSymbols()
 	uses := []interp.Exports{
-		stdlib.Symbols(),
+		// Standard input: lines from the front end (input.go). Merged into
+		// the standard tables: yaegi loads its standard packages again on
+		// every Use that names fmt.
+		withSymbols(stdlib.Symbols(), map[string]map[string]reflect.Value{"fmt/fmt": fmtIn, "bufio/bufio": bufioIn}),
 		// os.Stderr: the interpreter's Stderr option is a filter, not a file,
 		// so yaegi would leave the process's in place.
-		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Exit": reflect.ValueOf(s.exit)}},
+		// os.Stdin: the null device (fmt.Scan reads the Stdin option).
+		{"os/os": {"Stderr": reflect.ValueOf(&s.out.errW).Elem(), "Stdin": reflect.ValueOf(&s.devnull).Elem(), "Exit": reflect.ValueOf(s.exit)}},
 		{runtimePath + "/" + runtimeName: s.runtimeSymbols()},
 		introspectionSymbols(),
 		// time.Sleep in cells: an interrupt ends it at once; time.Now, Since

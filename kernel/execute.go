@@ -55,7 +55,7 @@ func (k *kernel) execute(r request) {
 		// A client that cannot answer input is a headless runner
 		// (nbclient, so nbconvert and papermill): nobody watches its
 		// displays change. Notebook front ends allow stdin.
-		out = &iopubSink{r: r, headless: c.AllowStdin != nil && !*c.AllowStdin}
+		out = &iopubSink{r: r, headless: c.AllowStdin != nil && !*c.AllowStdin, stdin: c.AllowStdin != nil && *c.AllowStdin}
 		sink = out
 	}
 	result, err := k.run(c.Code, sink)
@@ -212,6 +212,7 @@ func (discardSink) Headless() bool { return true }
 type iopubSink struct {
 	r        request
 	headless bool
+	stdin    bool // the client allows input requests (input.go)
 	mu       sync.Mutex
 	name     string
 	buf      strings.Builder

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -128,6 +129,9 @@ type kernel struct {
 	running  atomic.Bool
 	cellCtx  context.Context
 	displays displayParents
+	// inputs carries the client's input_reply values to the cell waiting
+	// for one (a cell runs at a time, so one waits at most).
+	inputs inputWait
 
 	// shell worker state
 	execCount  int
@@ -340,8 +344,20 @@ func (k *kernel) abortQueued() {
 }
 
 func (k *kernel) handleStdin(_ *channel, m *message) {
-	// No cell ever asks for input, so any reply is unsolicited.
-	k.log.Printf("stdin: ignored unsolicited %s", m.header.MsgType)
+	if m.header.MsgType != "input_reply" {
+		k.log.Printf("stdin: ignored a %s", m.header.MsgType)
+		return
+	}
+	var c struct {
+		Value *string `json:"value"`
+	}
+	if err := json.Unmarshal(m.content, &c); err != nil || c.Value == nil {
+		k.log.Printf("stdin: ignored an input_reply without a string value: %.200s", m.content)
+		return
+	}
+	if !k.inputs.deliver(*c.Value) {
+		k.log.Printf("stdin: ignored an input_reply that no cell asked for")
+	}
 }
 
 func (k *kernel) watchSignals(signals <-chan os.Signal) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routelab/routelab/display"
 	"github.com/routelab/routelab/internal/jupytertest"
 )
 
@@ -103,5 +104,35 @@ func TestMagicsThroughJupyterClient(t *testing.T) {
 	}
 	if u := got[8]; u.EName != "UsageError" || !strings.Contains(u.EValue, "%timeit: no such magic; the magics are %time, %%time, %who, %whos, %env") {
 		t.Errorf("an unknown magic: %s: %s", u.EName, u.EValue)
+	}
+}
+
+// Standard input through a real Jupyter client: with allow_stdin a cell's
+// fmt.Scanln and a bufio.Reader over os.Stdin get the lines the client
+// types, after the prompt the cell printed; without it the read fails at
+// once with the no-input error.
+func TestInputThroughJupyterClient(t *testing.T) {
+	got := runJupyterCells(t, []jupyterCell{
+		{Code: "var name string\nfmt.Print(\"name? \")\nn, err := fmt.Scanln(&name)\nfmt.Println(\"hello\", name, n, err)", AllowStdin: true, Input: []string{"Ada"}},
+		{Code: "r := bufio.NewReader(os.Stdin)\nline, err := r.ReadString('\\n')\nfmt.Printf(\"%q %v\\n\", line, err)\nvar a, b int\nfmt.Scan(&a, &b)\na + b", AllowStdin: true, Input: []string{"two words", "3 4"}},
+		{Code: "var x int\n_, err := fmt.Scan(&x)\nfmt.Println(err)", AllowStdin: false},
+		{Code: "name"},
+	})
+	want := []struct {
+		stdout  string
+		prompts int
+		result  string
+	}{
+		{"name? hello Ada 1 <nil>\n", 1, ""},
+		{"\"two words\\n\" <nil>\n", 2, "7"},
+		{display.ErrNoInput.Error() + "\n", 0, ""},
+		{"", 0, `"Ada"`},
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Status != "ok" || g.Stdout != w.stdout || len(g.Prompts) != w.prompts || g.Unanswered != 0 || strings.Join(g.Results, "") != w.result {
+			t.Errorf("cell %q: status %s (%s %s), stdout %q, prompts %q (%d unanswered), results %q; want stdout %q, %d prompts, result %q",
+				g.Code, g.Status, g.EName, g.EValue, g.Stdout, g.Prompts, g.Unanswered, g.Results, w.stdout, w.prompts, w.result)
+		}
 	}
 }

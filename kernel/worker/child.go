@@ -2,6 +2,7 @@ package worker
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,10 @@ type call struct {
 	sink      display.Sink // an execute's output
 	done      chan event   // the result
 	line, col int          // where the cell was last reported to run
+	// ctx ends with the call: a question to the user for its cell is
+	// withdrawn then.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // startChild starts a worker process; onEnd runs once it has ended.
@@ -88,6 +93,11 @@ func (c *child) run(cfg Config) {
 		p.f.Close()
 	}
 	c.reqEnd.Close()
+	c.mu.Lock()
+	for _, k := range c.calls {
+		k.cancel() // a question to the user for a dead worker's cell
+	}
+	c.mu.Unlock()
 	c.reason = c.stderr.reason(c.cmd.ProcessState)
 	c.markReady(errors.New(c.reason))
 	// Before dead closes: a cell that sees it finds the death recorded and
@@ -172,6 +182,8 @@ func (c *child) dispatch(ev event) {
 		c.markReady(err)
 	case evStream, evDisplay, evClear:
 		c.output(ev)
+	case evInput:
+		go c.input(ev)
 	case evPosition:
 		c.mu.Lock()
 		if k := c.calls[ev.ID]; k != nil {
@@ -184,6 +196,7 @@ func (c *child) dispatch(ev event) {
 		delete(c.calls, ev.ID)
 		c.mu.Unlock()
 		if k != nil {
+			k.cancel()
 			k.done <- ev
 		}
 	default:
@@ -248,6 +261,7 @@ func (c *child) ended() bool {
 // complete, or an error when the worker can no longer be written to.
 func (c *child) request(r request, sink display.Sink) (*call, error) {
 	k := &call{sink: sink, done: make(chan event, 1)}
+	k.ctx, k.cancel = context.WithCancel(context.Background())
 	c.mu.Lock()
 	c.nextID++
 	r.ID, k.id = c.nextID, c.nextID
@@ -262,8 +276,32 @@ func (c *child) request(r request, sink display.Sink) (*call, error) {
 
 func (c *child) forget(id uint64) {
 	c.mu.Lock()
+	if k := c.calls[id]; k != nil {
+		k.cancel()
+	}
 	delete(c.calls, id)
 	c.mu.Unlock()
+}
+
+// input asks the sink of the cell that asked for a line and sends the
+// worker the answer, or why there is none.
+func (c *child) input(ev event) {
+	c.mu.Lock()
+	k := c.calls[ev.ID]
+	c.mu.Unlock()
+	a := request{Op: opInput, ID: ev.ID, Error: display.ErrNoInput.Error()}
+	if k != nil {
+		if ask, ok := k.sink.(display.Inputter); ok {
+			line, err := ask.Input(k.ctx, ev.Text, ev.Password)
+			a.Code, a.Error = line, ""
+			if err != nil {
+				a.Error = err.Error()
+			}
+		}
+	}
+	if err := c.req.send(a); err != nil {
+		c.log.Printf("worker %d: cannot send input: %v", c.pid(), err)
+	}
 }
 
 // interrupt asks the worker to stop its running cell.

@@ -11,7 +11,7 @@ import (
 // protocolVersion is announced by every worker, so a kernel never talks to a
 // worker binary that speaks another protocol (the executable replaced by a
 // newer build while the kernel ran).
-const protocolVersion = 2
+const protocolVersion = 3
 
 // Request operations, kernel to worker.
 const (
@@ -20,6 +20,9 @@ const (
 	opComplete   = "complete"
 	opInspect    = "inspect"
 	opIsComplete = "is_complete"
+	// opInput answers an evInput: ID of the execute, Code the line, or
+	// Error why there is none.
+	opInput = "input"
 )
 
 // request is one line from the kernel to the worker.
@@ -31,6 +34,9 @@ type request struct {
 	// Headless: an execute whose output nobody watches change (its sink
 	// said so; see display.Headless).
 	Headless bool `json:"headless,omitempty"`
+	// Stdin: an execute whose sink can answer input (display.Inputter).
+	Stdin bool   `json:"stdin,omitempty"`
+	Error string `json:"error,omitempty"` // input
 }
 
 // Event types, worker to kernel.
@@ -46,6 +52,9 @@ const (
 	evPosition = "position"
 	// evResult answers request id.
 	evResult = "result"
+	// evInput: the running cell (id of its execute) asks for a line; Text
+	// is the prompt.
+	evInput = "input"
 )
 
 // event is one line from the worker to the kernel. Which fields are set
@@ -61,6 +70,8 @@ type event struct {
 	DisplayID string         `json:"display_id,omitempty"`
 	Update    bool           `json:"update,omitempty"`
 	Wait      bool           `json:"wait,omitempty"` // clear
+
+	Password bool `json:"password,omitempty"` // input
 
 	Line int `json:"line,omitempty"` // position
 	Col  int `json:"col,omitempty"`

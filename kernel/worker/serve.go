@@ -47,7 +47,7 @@ func Serve(start func() (kernel.Interpreter, error), in io.Reader, out io.Writer
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := &server{interp: interp, out: w, ctx: ctx, log: log.New(logw, "", 0)}
+	s := &server{interp: interp, out: w, ctx: ctx, log: log.New(logw, "", 0), input: make(chan request, 1)}
 	s.hooks()
 	if err := w.send(event{Type: evReady, Version: protocolVersion}); err != nil {
 		return err
@@ -70,6 +70,7 @@ type server struct {
 	position atomic.Uint64 // line<<32 | col last sent for the running cell, 0 none
 	cellDone chan struct{} // closed when the running execute ends
 	mu       sync.Mutex    // guards cellDone
+	input    chan request  // the kernel's answer to the running cell's evInput
 }
 
 func (s *server) hooks() {
@@ -103,6 +104,12 @@ func (s *server) handle(r request) {
 		s.startExecute(r)
 	case opComplete, opInspect, opIsComplete:
 		go s.answer(r)
+	case opInput:
+		select {
+		case s.input <- r:
+		default:
+			s.log.Printf("ignored an input answer that no cell asked for")
+		}
 	default:
 		s.log.Printf("ignored a request with unknown op %q", r.Op)
 		s.reply(event{ID: r.ID, Type: evResult, Error: &display.Error{Name: "BadRequest", Value: "unknown op " + r.Op}})
@@ -145,7 +152,7 @@ func (s *server) execute(r request, done chan struct{}) {
 	ev := event{ID: r.ID, Type: evResult}
 	var v display.Bundle
 	var err error
-	k := sink{s: s, id: r.ID, headless: r.Headless}
+	k := sink{s: s, id: r.ID, headless: r.Headless, stdin: r.Stdin}
 	if perr := s.guard("execute", func() { v, err = s.interp.Execute(s.ctx, r.Code, k) }); perr != nil {
 		err = &display.Error{Name: "InternalError", Value: perr.Error()}
 	}
@@ -226,6 +233,7 @@ type sink struct {
 	s        *server
 	id       uint64
 	headless bool
+	stdin    bool // the kernel's sink can answer input
 }
 
 func (k sink) Headless() bool { return k.headless }
@@ -240,4 +248,37 @@ func (k sink) Display(b display.Bundle, id string, update bool) {
 
 func (k sink) Clear(wait bool) {
 	k.s.reply(event{ID: k.id, Type: evClear, Wait: wait})
+}
+
+// Input asks the kernel for a line for the running cell and waits for it,
+// or for ctx (the cell interrupted).
+func (k sink) Input(ctx context.Context, prompt string, password bool) (string, error) {
+	if !k.stdin {
+		return "", display.ErrNoInput
+	}
+	for {
+		select {
+		case <-k.s.input: // an answer to an earlier cell's question, too late
+			continue
+		default:
+		}
+		break
+	}
+	k.s.reply(event{ID: k.id, Type: evInput, Text: prompt, Password: password})
+	for {
+		select {
+		case a := <-k.s.input:
+			if a.ID != k.id {
+				continue
+			}
+			if a.Error == display.ErrNoInput.Error() {
+				return "", display.ErrNoInput
+			} else if a.Error != "" {
+				return "", errors.New(a.Error)
+			}
+			return a.Code, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
 }

@@ -167,7 +167,8 @@ func (s *Supervisor) send(ctx context.Context, code string, sink display.Sink) (
 				"a fresh session was started, and the variables of earlier cells are lost]\n", s.explain(d.reason)))
 		}
 		hl, ok := sink.(display.Headless)
-		k, err := c.request(request{Op: opExecute, Code: code, Headless: ok && hl.Headless()}, sink)
+		_, stdin := sink.(display.Inputter)
+		k, err := c.request(request{Op: opExecute, Code: code, Headless: ok && hl.Headless(), Stdin: stdin}, sink)
 		if err == nil {
 			return c, k, nil
 		}
