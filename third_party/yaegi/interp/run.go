@@ -1388,7 +1388,7 @@ func call(n *node) {
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value {
-					return reflect.ValueOf(valueInterface{value: f.data[ind]})
+					return reflect.ValueOf(valueInterface{value: ownedValue(f.data[ind])})
 				})
 			}
 		case isRegularCall(c):
@@ -1401,7 +1401,7 @@ func call(n *node) {
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value {
-					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: f.data[ind]})
+					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: ownedValue(f.data[ind])})
 				})
 			}
 		default:

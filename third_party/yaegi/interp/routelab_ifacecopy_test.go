@@ -1,0 +1,91 @@
+package interp_test
+
+import "testing"
+
+// A value put in an interface is a copy: changing the variable, or the slot
+// of the call that gave it, afterwards does not change the interface's value
+// (Go's chan/powser2.go: items sent on channels by goroutines showed what the
+// sender computed later).
+func TestRoutelabInterfaceHoldsACopy(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+type item interface{ pr() }
+
+type rat struct{ num int64 }
+
+func (u *rat) pr() { fmt.Println("rat", u.num) }
+
+type V int
+
+func (v V) pr() { fmt.Println("V", int(v)) }
+
+func mk(i int64) *rat { return &rat{i} }
+
+func put(dat item, c chan item) { c <- dat }
+
+func main() {
+	x := &rat{1}
+	var i item = x
+	x = &rat{2}
+	i.pr()
+	v := V(3)
+	var j item = v
+	v = 4
+	j.pr()
+	var k item
+	k = v
+	v = 5
+	k.pr()
+	s := []item{v}
+	v = 6
+	s[0].pr()
+	m := map[int]item{1: v}
+	v = 7
+	m[1].pr()
+	f := func() item { return v }
+	r := f()
+	v = 8
+	r.pr()
+	var a any = v
+	v = 9
+	a.(item).pr()
+
+	c := make(chan item, 3)
+	for n := int64(0); n < 3; n++ {
+		put(mk(n), c)
+	}
+	var l []item
+	for n := int64(0); n < 3; n++ {
+		l = append(l, mk(n))
+	}
+	for n := 0; n < 3; n++ {
+		(<-c).pr()
+		l[n].pr()
+	}
+
+	done := make(chan bool)
+	for g := int64(0); g < 4; g++ {
+		go func(g int64) {
+			for n := int64(0); n < 100; n++ {
+				put(mk(g*1000+n), c)
+			}
+			done <- true
+		}(g)
+	}
+	sum := int64(0)
+	for n := 0; n < 400; n++ {
+		sum += (<-c).(*rat).num
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	fmt.Println(sum)
+}
+`)
+	want := "rat 1\nV 3\nV 4\nV 5\nV 6\nV 7\nV 8\nrat 0\nrat 0\nrat 1\nrat 1\nrat 2\nrat 2\n619800\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
