@@ -864,19 +864,10 @@ func assign(n *node) {
 	}
 
 	// Multi assign operation.
-	types := make([]reflect.Type, n.nright)
 	index := make([]int, n.nright)
 	level := make([]int, n.nright)
 
-	for i := range types {
-		var t reflect.Type
-		switch typ := n.child[sbase+i].typ; {
-		case isInterfaceSrc(typ):
-			t = valueInterfaceType
-		default:
-			t = typ.TypeOf()
-		}
-		types[i] = t
+	for i := range index {
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
@@ -896,8 +887,10 @@ func assign(n *node) {
 				if n.child[i].ident == "_" {
 					continue
 				}
-				t[i] = reflect.New(types[i]).Elem()
-				t[i].Set(s(f))
+				// A copy of the value the destination takes (routelab
+				// patch: a temporary of the source's type was a
+				// valueInterface for an any destination too).
+				t[i] = copyValue(s(f))
 			}
 			for i := range svalue {
 				if n.child[i].ident == "_" {
@@ -924,8 +917,7 @@ func assign(n *node) {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			t[i] = reflect.New(types[i]).Elem()
-			t[i].Set(s(f))
+			t[i] = copyValue(s(f))
 		}
 		// routelab patch: the map and key operands on the left are
 		// evaluated before any assignment, as Go's specification says
