@@ -18,3 +18,14 @@ func ownedValue(v reflect.Value) reflect.Value {
 	}
 	return copyValue(v)
 }
+
+// isInterfaceSlot reports whether v, a frame slot, holds an interface value.
+// A composite literal assigned to an interface is written there when the
+// assignment gives it the destination's slot; one assigned to a struct
+// field or an element has a slot of its own type, which the assignment
+// wraps (routelab patch: it stored the valueInterface into its own slot,
+// "reflect.Set: value of type interp.valueInterface is not assignable to
+// type struct {…}").
+func isInterfaceSlot(v reflect.Value) bool {
+	return v.Kind() == reflect.Interface || v.Type() == valueInterfaceType
+}

@@ -89,3 +89,64 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A composite literal assigned to an interface-typed struct field, element
+// or dereferenced pointer is stored wrapped (it failed with "reflect.Set:
+// value of type interp.valueInterface is not assignable to type struct {…}",
+// Go's typeparam/issue48645b.go).
+func TestRoutelabCompositeLiteralIntoInterfaceField(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+type I interface{ M() }
+
+type Iterator[T any] interface{ Iterate(func(T) bool) }
+
+type S struct{ it I }
+
+type Stream[T any] struct{ it Iterator[T] }
+
+type empty struct{}
+
+func (empty) M()                       { fmt.Println("empty") }
+func (empty) Iterate(f func(int) bool) { fmt.Println("iterate", f(1)) }
+
+type one struct{ a int }
+
+func (o one) M() { fmt.Println("one", o.a) }
+
+func main() {
+	s := S{}
+	s.it = one{3}
+	s.it.M()
+	s.it = empty{}
+	s.it.M()
+	p := &S{}
+	p.it = one{4}
+	p.it.M()
+	a := make([]I, 2)
+	a[0], a[1] = one{5}, empty{}
+	a[0].M()
+	a[1].M()
+	m := map[string]I{}
+	m["x"] = one{6}
+	m["x"].M()
+	var i I
+	pi := &i
+	*pi = one{7}
+	i.M()
+	var e any
+	pe := &e
+	*pe = one{8}
+	e.(I).M()
+	st := Stream[int]{}
+	st.it = empty{}
+	st.it.Iterate(func(int) bool { return true })
+}
+`)
+	want := "one 3\nempty\none 4\none 5\nempty\none 6\none 7\none 8\niterate true\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

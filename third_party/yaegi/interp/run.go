@@ -3132,7 +3132,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && isInterfaceSlot(d):
 			// A value with methods keeps its type in an empty interface
 			// too, as an assignment of a variable keeps it (routelab patch).
 			if len(destType(n).field) > 0 || keepsType(n) {
