@@ -29,3 +29,28 @@ func ownedValue(v reflect.Value) reflect.Value {
 func isInterfaceSlot(v reflect.Value) bool {
 	return v.Kind() == reflect.Interface || v.Type() == valueInterfaceType
 }
+
+// wrappedMapResult is the node whose type the value of the comma-ok map
+// index n keeps in its destination, a source interface (an any for a type
+// with methods), when the map's elements are concrete, else nil (routelab patch: the element was stored
+// bare into the interface's valueInterface slot, "reflect.Set: value of type
+// int is not assignable to type interp.valueInterface", and the zero value
+// of a missing key was a nil interface).
+func wrappedMapResult(n *node) *node {
+	d := n.anc.child[0]
+	m := n.child[0].typ
+	if d.typ == nil || m == nil || !isInterfaceSrc(d.typ) {
+		return nil
+	}
+	if m.cat == linkedT {
+		m = m.val
+	}
+	if m.cat != mapT || m.val == nil || isInterface(m.val) {
+		return nil
+	}
+	if isEmptyInterface(d.typ) && !hasSrcMethods(m.val, map[*itype]bool{}) {
+		// An any keeps the bare value, unless its methods are needed.
+		return nil
+	}
+	return &node{kind: basicLit, typ: m.val}
+}

@@ -150,3 +150,54 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A comma-ok map index assigned to a source interface stores the element
+// with its methods, the zero element for a missing key (Go's
+// typeparam/issue50642.go: "reflect: call of reflect.Value.Interface on zero
+// Value", and "value of type int is not assignable to type
+// interp.valueInterface" for a present key).
+func TestRoutelabCommaOKMapIndexIntoInterface(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+type MyInt int
+
+func (i MyInt) String() string { return fmt.Sprint("a", int(i)) }
+
+type Stringer interface{ String() string }
+
+var temp2 Stringer
+
+type Temp2[T Stringer] struct{}
+
+func (it Temp2[T]) HasNext() string {
+	var x map[int]T
+	var ok bool
+	temp2, ok = x[43]
+	_ = ok
+	return temp2.String()
+}
+
+func main() {
+	y := map[int]MyInt{1: 5}
+	var s Stringer
+	var ok bool
+	s, ok = y[1]
+	fmt.Println(s.String(), ok)
+	s, ok = y[2]
+	fmt.Println(s.String(), ok)
+	s2, ok2 := y[2]
+	fmt.Println(s2.String(), ok2)
+	var e any
+	e, ok = y[1]
+	_, isS := e.(Stringer)
+	fmt.Println(isS, ok)
+	fmt.Println(Temp2[MyInt]{}.HasNext())
+}
+`)
+	want := "a5 true\na0 false\na0 false\ntrue true\na0\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -2076,6 +2076,7 @@ func getIndexMap2(n *node) {
 	next := getExec(n.tnext)
 	doValue := n.anc.child[0].ident != "_"
 	doStatus := n.anc.child[1].ident != "_"
+	wrap := wrappedMapResult(n)
 
 	if !doValue && !doStatus {
 		// routelab patch: _, _ = m[k] still looks k up, which panics for
@@ -2100,7 +2101,7 @@ func getIndexMap2(n *node) {
 			n.exec = func(f *frame) bltn {
 				m := value0(f)
 				v := m.MapIndex(mi)
-				setMapResult(dest(f), v, m)
+				setMapResult(dest(f), v, m, wrap)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2120,7 +2121,7 @@ func getIndexMap2(n *node) {
 			n.exec = func(f *frame) bltn {
 				m := value0(f)
 				v := m.MapIndex(value1(f))
-				setMapResult(dest(f), v, m)
+				setMapResult(dest(f), v, m, wrap)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2132,7 +2133,14 @@ func getIndexMap2(n *node) {
 
 // setMapResult stores the value of a comma-ok map index, the zero value
 // when the key is missing (routelab patch: yaegi kept the previous value).
-func setMapResult(dest, v, m reflect.Value) {
+func setMapResult(dest, v, m reflect.Value, wrap *node) {
+	if wrap != nil {
+		if !v.IsValid() {
+			v = reflect.Zero(m.Type().Elem())
+		}
+		dest.Set(reflect.ValueOf(valueInterface{wrap, v}))
+		return
+	}
 	if v.IsValid() {
 		dest.Set(v)
 		return
