@@ -2239,11 +2239,15 @@ func getMethodByName(n *node) {
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
+	embedded := embeddedInterfacePath(n.child[0].typ, name, map[*itype]bool{})
 
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
 		val, ok := value0(f).Interface().(valueInterface)
+		if !ok && embedded != nil {
+			val, ok = embeddedInterface(val0, embedded)
+		}
 		if !ok {
 			// Search the first embedded valueInterface.
 			for val0.Kind() == reflect.Ptr {
