@@ -3700,7 +3700,7 @@ func _make(n *node) {
 		switch len(n.child) {
 		case 2:
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeChan(typ, 0))
+				dest(f).Set(makeChan(typ, 0))
 				return next
 			}
 		case 3:
@@ -3708,7 +3708,7 @@ func _make(n *node) {
 			n.exec = func(f *frame) bltn {
 				size := int(vInt(value(f)))
 				checkAlloc(n, "make", int64(size), typ.Elem().Size())
-				dest(f).Set(reflect.MakeChan(typ, size))
+				dest(f).Set(makeChan(typ, size))
 				return next
 			}
 		}
