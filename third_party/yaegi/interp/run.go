@@ -1161,18 +1161,29 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		start := def.child[3].start
 		numRet := len(def.typ.ret)
 		var recv reflect.Value
+		var nilRecv error
 		if rcvr != nil {
 			r := rcvr(f)
 			if isNilPointerFor(r, def.types[numRet]) {
-				panic(nilReceiverError(def, n.recv.node == nil))
+				nilRecv = nilReceiverError(def, n.recv.node == nil)
+				if n.recv.node != nil {
+					panic(nilRecv)
+				}
+				// routelab patch: a method value of an interface
+				// holding a nil pointer panics when it is called
+				// (defer i.M() panicked at the defer statement).
+			} else {
+				recv = bindReceiver(r, def.types[numRet])
 			}
-			recv = bindReceiver(r, def.types[numRet])
 		}
 		funcType := funcType
 		if methodExpr && !recvInType {
 			funcType = methodExprType(def.types[numRet], funcType)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			if nilRecv != nil {
+				panic(nilRecv)
+			}
 			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
