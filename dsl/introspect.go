@@ -124,7 +124,14 @@ func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.
 		case fn.Pkg().Path() == "reflect" && fn.Signature().Recv() != nil && typeNaming[fn.Name()]:
 			// reflect.TypeOf(x).Name(), reflect.ValueOf(x).Type().Field(0), …
 			if x := reflectedValue(info, ast.Unparen(call.Fun).(*ast.SelectorExpr).X); x != nil {
-				if t := info.TypeOf(x); t != nil && mentionsCellType(t) {
+				t := info.TypeOf(x)
+				switch {
+				case t == nil:
+				case mentionsCellType(t):
+					refuse(call, "reflect's Type."+fn.Name(), t)
+				case ownName[fn.Name()] && types.IsInterface(t) && mayHoldCellType(info, t):
+					// The interface may hold a value of a session's type,
+					// whose name would be "" or its underlying type's.
 					refuse(call, "reflect's Type."+fn.Name(), t)
 				}
 			}
@@ -137,6 +144,55 @@ func cellTypeErrors(fset *token.FileSet, f *ast.File, info *types.Info) []types.
 // typeNaming are the methods of reflect.Type that show a type's or its
 // fields' names.
 var typeNaming = map[string]bool{"Name": true, "PkgPath": true, "String": true, "Field": true, "FieldByName": true, "FieldByIndex": true}
+
+// ownName are the methods of reflect.Type that give a type's own name,
+// which a type made by the interpreter never has; String spells the
+// type's structure, which code compares between values.
+var ownName = map[string]bool{"Name": true, "PkgPath": true}
+
+// mayHoldCellType reports whether a value of interface type t may hold a
+// value of a type the session declares (one of the cell's, or of the
+// package main the cell is checked in): a named type, not an interface,
+// that implements t, itself or its pointer. A generic type may, for an
+// empty interface.
+func mayHoldCellType(info *types.Info, t types.Type) bool {
+	iface, ok := t.Underlying().(*types.Interface)
+	if !ok {
+		return false
+	}
+	var main *types.Package
+	declared := func(obj types.Object) bool {
+		if obj == nil || obj.Pkg() == nil || obj.Pkg().Path() != "main" {
+			return false
+		}
+		main = obj.Pkg()
+		tn, ok := obj.(*types.TypeName)
+		if !ok || tn.IsAlias() {
+			return false
+		}
+		n, ok := tn.Type().(*types.Named)
+		if !ok || types.IsInterface(n) {
+			return false
+		}
+		if n.TypeParams().Len() > 0 {
+			return iface.Empty()
+		}
+		return types.Implements(n, iface) || types.Implements(types.NewPointer(n), iface)
+	}
+	for _, obj := range info.Defs {
+		if declared(obj) {
+			return true
+		}
+	}
+	if main != nil {
+		for _, name := range main.Scope().Names() {
+			if declared(main.Scope().Lookup(name)) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // reflectedValue is x when e is reflect.TypeOf(x) or
 // reflect.ValueOf(x).Type(), else nil.

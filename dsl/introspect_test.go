@@ -60,6 +60,10 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 		{`fmt.Sprintf("%+v", map[string]*foo{})`, "1:20: fmt's %+v of a value of type map[string]*main.foo"},
 		{`reflect.TypeOf(&foo{}).String()`, "1:1: reflect's Type.String of a value of type *main.foo"},
 		{`reflect.ValueOf(foo{}).Type().Field(0).PkgPath`, "1:1: reflect's Type.Field of a value of type main.foo"},
+		// An interface that may hold a session's type (foo, declared in an
+		// earlier cell) would give it no name.
+		{`var x any = foo{}; _ = reflect.TypeOf(x).Name()`, "1:24: reflect's Type.Name of a value of type any"},
+		{`func name(x interface{}) string { return reflect.ValueOf(x).Type().PkgPath() }`, "1:42: reflect's Type.PkgPath of a value of type interface{}"},
 	} {
 		de := fail(t, s, c.code)
 		if de.Name != dsl.CompileError || !strings.HasPrefix(de.Value, c.want+": the interpreter's types have no name or package in reflect; routelab refuses it") {
@@ -72,6 +76,11 @@ func TestCellTypeNamesAreRefused(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 	if got := run(t, s, `fmt.Sprintf("%v %+v %+v %T %T %%T", foo{1}, 2, pub{3}, 3, time.Second)`); got != `"{1} 2 {A:3} int time.Duration %T"` {
+		t.Errorf("got %s", got)
+	}
+	// An interface no session type implements names its compiled values,
+	// and String spells any value's type.
+	if got := run(t, s, `var st fmt.Stringer = time.Second; var a any = 1; reflect.TypeOf(st).Name() + " " + reflect.TypeOf(a).String()`); got != `"Duration int"` {
 		t.Errorf("got %s", got)
 	}
 }

@@ -2826,8 +2826,11 @@ func (n *node) isType(sc *scope) bool {
 			return true
 		}
 		return sc.getType(n.ident) != nil
-	case indexExpr:
-		// Maybe a generic type.
+	case indexExpr, indexListExpr:
+		// Maybe a generic type (routelab patch: with several type
+		// arguments too; a composite literal of one took the instance's
+		// shared type node for an operand, which each literal wired to
+		// itself: the first literal ran on into the last one).
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym
 	}

@@ -89,3 +89,45 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A multiple assignment of values of interface types to `any` variables
+// (p, q := one(), two() with any results) stores them: the temporary was a
+// valueInterface, which an `any` value is not assignable to (Go's
+// typeparam/ifaceconv.go, issue54456.go).
+func TestRoutelabMultipleAssignmentToAny(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+type S interface{ M() int }
+
+type Ten int
+
+func (t Ten) M() int { return int(t) * 10 }
+
+func one() any { return 1 }
+func two() any { return "two" }
+
+func f[T any](x T) interface{} {
+	var i interface{} = x
+	return i
+}
+
+func main() {
+	p, q := one(), two()
+	fmt.Println(p, q)
+	a, b := f[int](7), 7
+	fmt.Println(a == b, a, b)
+	var s S
+	var e any
+	s, e = Ten(4), Ten(5)
+	fmt.Println(s.M(), e.(S).M())
+	s, e = e.(S), s
+	fmt.Println(s.M(), e.(S).M())
+}
+`)
+	want := "1 two\ntrue 7 7\n40 50\n50 40\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -864,19 +864,10 @@ func assign(n *node) {
 	}
 
 	// Multi assign operation.
-	types := make([]reflect.Type, n.nright)
 	index := make([]int, n.nright)
 	level := make([]int, n.nright)
 
-	for i := range types {
-		var t reflect.Type
-		switch typ := n.child[sbase+i].typ; {
-		case isInterfaceSrc(typ):
-			t = valueInterfaceType
-		default:
-			t = typ.TypeOf()
-		}
-		types[i] = t
+	for i := range index {
 		index[i] = n.child[i].findex
 		level[i] = n.child[i].level
 	}
@@ -896,8 +887,10 @@ func assign(n *node) {
 				if n.child[i].ident == "_" {
 					continue
 				}
-				t[i] = reflect.New(types[i]).Elem()
-				t[i].Set(s(f))
+				// A copy of the value the destination takes (routelab
+				// patch: a temporary of the source's type was a
+				// valueInterface for an any destination too).
+				t[i] = copyValue(s(f))
 			}
 			for i := range svalue {
 				if n.child[i].ident == "_" {
@@ -924,8 +917,7 @@ func assign(n *node) {
 			if n.child[i].ident == "_" {
 				continue
 			}
-			t[i] = reflect.New(types[i]).Elem()
-			t[i].Set(s(f))
+			t[i] = copyValue(s(f))
 		}
 		// routelab patch: the map and key operands on the left are
 		// evaluated before any assignment, as Go's specification says
@@ -1169,18 +1161,29 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		start := def.child[3].start
 		numRet := len(def.typ.ret)
 		var recv reflect.Value
+		var nilRecv error
 		if rcvr != nil {
 			r := rcvr(f)
 			if isNilPointerFor(r, def.types[numRet]) {
-				panic(nilReceiverError(def, n.recv.node == nil))
+				nilRecv = nilReceiverError(def, n.recv.node == nil)
+				if n.recv.node != nil {
+					panic(nilRecv)
+				}
+				// routelab patch: a method value of an interface
+				// holding a nil pointer panics when it is called
+				// (defer i.M() panicked at the defer statement).
+			} else {
+				recv = bindReceiver(r, def.types[numRet])
 			}
-			recv = bindReceiver(r, def.types[numRet])
 		}
 		funcType := funcType
 		if methodExpr && !recvInType {
 			funcType = methodExprType(def.types[numRet], funcType)
 		}
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
+			if nilRecv != nil {
+				panic(nilRecv)
+			}
 			defer exitValueCall(enterValueCall(def))
 			// Allocate and init local frame. All values to be settable and addressable.
 			fr := newFrame(f, len(def.types), f.runid())
@@ -1388,7 +1391,7 @@ func call(n *node) {
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value {
-					return reflect.ValueOf(valueInterface{value: f.data[ind]})
+					return reflect.ValueOf(valueInterface{value: ownedValue(f.data[ind])})
 				})
 			}
 		case isRegularCall(c):
@@ -1401,7 +1404,7 @@ func call(n *node) {
 					continue
 				}
 				values = append(values, func(f *frame) reflect.Value {
-					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: f.data[ind]})
+					return reflect.ValueOf(valueInterface{node: cc0.typ.ret[j].node, value: ownedValue(f.data[ind])})
 				})
 			}
 		default:
@@ -2084,6 +2087,7 @@ func getIndexMap2(n *node) {
 	next := getExec(n.tnext)
 	doValue := n.anc.child[0].ident != "_"
 	doStatus := n.anc.child[1].ident != "_"
+	wrap := wrappedMapResult(n)
 
 	if !doValue && !doStatus {
 		// routelab patch: _, _ = m[k] still looks k up, which panics for
@@ -2108,7 +2112,7 @@ func getIndexMap2(n *node) {
 			n.exec = func(f *frame) bltn {
 				m := value0(f)
 				v := m.MapIndex(mi)
-				setMapResult(dest(f), v, m)
+				setMapResult(dest(f), v, m, wrap)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2128,7 +2132,7 @@ func getIndexMap2(n *node) {
 			n.exec = func(f *frame) bltn {
 				m := value0(f)
 				v := m.MapIndex(value1(f))
-				setMapResult(dest(f), v, m)
+				setMapResult(dest(f), v, m, wrap)
 				if doStatus {
 					storeStatus(value2(f), v.IsValid())
 				}
@@ -2140,7 +2144,14 @@ func getIndexMap2(n *node) {
 
 // setMapResult stores the value of a comma-ok map index, the zero value
 // when the key is missing (routelab patch: yaegi kept the previous value).
-func setMapResult(dest, v, m reflect.Value) {
+func setMapResult(dest, v, m reflect.Value, wrap *node) {
+	if wrap != nil {
+		if !v.IsValid() {
+			v = reflect.Zero(m.Type().Elem())
+		}
+		dest.Set(reflect.ValueOf(valueInterface{wrap, v}))
+		return
+	}
 	if v.IsValid() {
 		dest.Set(v)
 		return
@@ -2239,11 +2250,15 @@ func getMethodByName(n *node) {
 	name := n.child[1].ident
 	i := n.findex
 	l := n.level
+	embedded := embeddedInterfacePath(n.child[0].typ, name, map[*itype]bool{})
 
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
 		val, ok := value0(f).Interface().(valueInterface)
+		if !ok && embedded != nil {
+			val, ok = embeddedInterface(val0, embedded)
+		}
 		if !ok {
 			// Search the first embedded valueInterface.
 			for val0.Kind() == reflect.Ptr {
@@ -3140,7 +3155,7 @@ func doComposite(n *node, hasType bool, keyed bool) {
 		switch {
 		case d.Kind() == reflect.Ptr:
 			d.Set(a.Addr())
-		case destInterface:
+		case destInterface && isInterfaceSlot(d):
 			// A value with methods keeps its type in an empty interface
 			// too, as an assignment of a variable keeps it (routelab patch).
 			if len(destType(n).field) > 0 || keepsType(n) {
@@ -3696,7 +3711,7 @@ func _make(n *node) {
 		switch len(n.child) {
 		case 2:
 			n.exec = func(f *frame) bltn {
-				dest(f).Set(reflect.MakeChan(typ, 0))
+				dest(f).Set(makeChan(typ, 0))
 				return next
 			}
 		case 3:
@@ -3704,7 +3719,7 @@ func _make(n *node) {
 			n.exec = func(f *frame) bltn {
 				size := int(vInt(value(f)))
 				checkAlloc(n, "make", int64(size), typ.Elem().Size())
-				dest(f).Set(reflect.MakeChan(typ, size))
+				dest(f).Set(makeChan(typ, size))
 				return next
 			}
 		}

@@ -276,6 +276,7 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 		v := value(f)
 		nod := convertedOperand(n) // routelab patch
 
+		wrapped := false
 		for v.IsValid() {
 			// traverse interface indirections to find out concrete type
 			vi, ok := v.Interface().(valueInterface)
@@ -284,6 +285,10 @@ func genValueInterface(n *node) func(*frame) reflect.Value {
 			}
 			v = vi.value
 			nod = vi.node
+			wrapped = true
+		}
+		if !wrapped {
+			v = ownedValue(v) // routelab patch
 		}
 
 		// empty interface, do not wrap.
