@@ -31,7 +31,8 @@
 // without running code), iscomplete.go, script.go (RunScript), variables.go
 // (Variables: what a script declared, read back by its host), help.go
 // (lab.Compare? and ?lab.Compare, as notebook users ask for help),
-// magics.go with magics_unix.go and magics_other.go (%time, %%time, %who,
+// input.go (standard input: lines from the front end, Inputter), magics.go
+// with magics_unix.go and magics_other.go (%time, %%time, %who,
 // %whos, %env: IPython's magics, one list),
 // introspect.go (the runtime and reflect functions through which a program
 // looks at itself, refused where an interpreted cell cannot get Go's

@@ -24,7 +24,8 @@
 //     text, one run at a time), table.go (Table, for the text, HTML and
 //     LaTeX tables), columns.go (Column: the one list of a comparison
 //     table's columns, which every table format takes), serving_metrics.go
-//     (the serving columns), errors.go (engine's FieldError for the
+//     (the serving columns), progress.go (ProgressLine and ProgressTotals,
+//     the status line of work in progress), errors.go (engine's FieldError for the
 //     experiment's own configurations);
 //   - display: show*.go, String and HTML for every type above.
 //

@@ -8,7 +8,8 @@
 // Read first:
 //
 //   - kernel.go — Serve, the goroutines of a running kernel and its shutdown.
-//   - handlers.go and execute.go — what each request does; execute.go also
+//   - handlers.go and execute.go — what each request does (input.go: a
+//     cell's input requests on stdin); execute.go also
 //     holds the iopub Sink a running cell writes to.
 //   - runner.go — Run and Execute, the headless runner (notebook.go reads and
 //     writes nbformat 4, html.go renders the page).

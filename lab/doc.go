@@ -20,7 +20,8 @@
 // their own String and HTML methods).
 //
 // Read first: scenario.go (the builder), policy.go (built-in and scripted
-// policies, options), env.go (Compare, Run, Sweep, Study), results.go (what
+// policies, options), env.go (Compare, Run, Sweep, Study; progress.go their
+// progress line in a notebook), results.go (what
 // they return), paired.go (paired statistics of two policies), show.go (how
 // it displays), errors.go (Error, which a cell shows as a ValueError, an
 // Interrupted or a LabError); then routers.go (the production routers of LLM serving),
