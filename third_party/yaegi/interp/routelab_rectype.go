@@ -128,3 +128,66 @@ func settleRecursive(t, root *itype, seen map[*itype]bool) bool {
 func appendsElem(n *node) bool {
 	return n.action != aCallSlice && n.child[2].typ.id() == n.typ.elem().id()
 }
+
+// reuseForwardRef makes t, the type built for the declaration spec of a type
+// defined by another's name (type B A), the itype that the name denotes in
+// sc when that is still the placeholder of a forward reference: the types
+// built before refer to that placeholder, and must see the declared type (a
+// chain type T4 T5; type T5 T6; type T6 T7 left T4 on an unresolved T6).
+func reuseForwardRef(sc *scope, spec *node, t *itype) *itype {
+	sym := sc.sym[spec.child[0].ident]
+	if sym == nil || sym.kind != typeSym || sym.typ == nil || sym.typ == t {
+		return t
+	}
+	old := sym.typ
+	if old.cat != nilT || !old.incomplete || old.node == nil || old.node.kind != identExpr {
+		return t
+	}
+	for v := t.val; v != nil; v = v.val {
+		if v == old {
+			return t // type B A with A declared as B: a cycle, left to the checks
+		}
+		if v.cat != linkedT {
+			break
+		}
+	}
+	ptr, method := old.ptr, old.method
+	*old = *t
+	old.ptr, old.method = ptr, append(method, t.method...)
+	return old
+}
+
+// refreshLinkedFields gives the types of sc defined by another's name, and
+// those reachable from them, the fields of the struct or interface they end
+// at: they copied them when they were made, before a forward reference was
+// resolved (reuseForwardRef).
+func refreshLinkedFields(sc *scope) {
+	if sc == nil {
+		return
+	}
+	seen := map[*itype]bool{}
+	var visit func(t *itype)
+	visit = func(t *itype) {
+		if t == nil || seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.cat == linkedT && len(t.field) == 0 {
+			u := t.val
+			for i := 0; u != nil && u.cat == linkedT && i < 100; i++ {
+				u = u.val
+			}
+			if u != nil && (u.cat == structT || u.cat == interfaceT) {
+				t.field = u.field
+			}
+		}
+		for _, c := range itypeChildren(t) {
+			visit(c)
+		}
+	}
+	for _, sym := range sc.sym {
+		if sym.kind == typeSym {
+			visit(sym.typ)
+		}
+	}
+}

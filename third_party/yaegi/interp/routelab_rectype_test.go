@@ -109,3 +109,38 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A chain of types defined by another's name, declared before the names it
+// uses (fixedbugs/bug336.go's T4 … T9), resolves to the struct it ends at;
+// it failed inside the interpreter ("reflect.Type is nil", or an index out of
+// range looking up a field).
+func TestRoutelabForwardNamedChain(t *testing.T) {
+	got := runProgram(t, `package main
+
+import "fmt"
+
+type A B
+type B C
+type C D
+type D struct{ x int }
+
+type T3 struct {
+	Next *T4
+}
+
+type T4 T5
+type T5 T6
+type T6 T3
+
+func main() {
+	var a A
+	a.x = 2
+	fmt.Println(a.x, D(a))
+	x := &T3{&T4{}}
+	fmt.Println(x.Next.Next == nil, T3(*x.Next).Next == nil)
+}
+`)
+	if want := "2 {2}\ntrue true\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
