@@ -348,6 +348,7 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 				n.typ.incomplete = typ.incomplete
 				n.typ.field = typ.field
 				copy(n.typ.method, typ.method)
+				n.typ = reuseForwardRef(sc, n, n.typ)
 			default:
 				n.typ = typ
 				n.typ.name = typeName
@@ -417,6 +418,9 @@ func (interp *Interpreter) gtaRetry(nodes []*node, importPath, pkgName string) e
 		revisit = []*node{}
 	}
 
+	if len(revisit) == 0 {
+		refreshLinkedFields(interp.scopes[importPath])
+	}
 	if len(revisit) > 0 {
 		// routelab patch: a name that is still unresolved is undefined, not
 		// a definition loop; and its placeholder must not outlive the failed

@@ -231,6 +231,7 @@ type Interpreter struct {
 
 	redefs        []redefinition // redefinitions found by the compilation in progress (routelab patch)
 	instantiating map[string]int // generic type instances being built, nested (routelab patch)
+	sizingArrays  map[*node]bool // array types whose size is being checked (routelab patch)
 	keyNodes      sync.Map       // canonical node of each dynamic type of interface map keys (routelab patch)
 	keyValues     sync.Map       // canonical reflect.Value of each interface map key value (routelab patch)
 

@@ -73,6 +73,16 @@ func (interp *Interpreter) checkArraySize(n *node, elem *itype, length int) erro
 	if interp.maxAlloc <= 0 || length <= 0 {
 		return nil
 	}
+	if interp.sizingArrays[n] {
+		// The element type contains this array type (type A *[10]B; type B
+		// A): it is being checked already, from its outer occurrence.
+		return nil
+	}
+	if interp.sizingArrays == nil {
+		interp.sizingArrays = map[*node]bool{}
+	}
+	interp.sizingArrays[n] = true
+	defer delete(interp.sizingArrays, n)
 	rt := elem.TypeOf()
 	if rt == nil {
 		return nil

@@ -173,46 +173,6 @@ func main() {
 	}
 }
 
-// A type that contains itself other than through a struct or an interface
-// has no reflect type: it is refused where it is declared (peano.go,
-// reorder2.go, fixedbugs/issue17039.go, abi/fibish_closure.go). Recursion
-// through a struct or an interface still compiles.
-func TestRoutelabRecursiveTypesRefused(t *testing.T) {
-	for _, c := range []struct{ decl, want string }{
-		{"type Number *Number", "invalid recursive type Number (Number refers to Number)"},
-		{"type F func(s string) F", "invalid recursive type F (F refers to F)"},
-		{"type S []S", "invalid recursive type S (S refers to S)"},
-		{"type A *[10]B\ntype B A", "invalid recursive type A (A refers to B refers to A)"},
-	} {
-		src := "package main\n\n" + c.decl + "\n\nfunc main() {}\n"
-		if got := compileError(t, src); !strings.Contains(got, c.want) || !strings.Contains(got, "other than through a struct or an interface") {
-			t.Errorf("%s: error %q, want it to contain %q", c.decl, got, c.want)
-		}
-	}
-	got := runProgram(t, `package main
-
-import "fmt"
-
-type T struct {
-	next *T
-	f    func(T) int
-}
-
-type I interface{ M() I }
-
-type L []*T
-
-func main() {
-	type F struct{ F *F }
-	var t T
-	fmt.Println(t.next == nil, len(L{&t}), F{}.F == nil)
-}
-`)
-	if want := "true 1 true\n"; got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-}
-
 // A constraint with a term that names a type parameter (~struct{ ID T })
 // is accepted (typeparam/issue50690b.go).
 func TestRoutelabConstraintTermWithTypeParam(t *testing.T) {

@@ -1613,10 +1613,17 @@ func call(n *node) {
 			for i, v := range values {
 				switch {
 				case variadic >= 0 && i >= variadic:
-					if v(f).Type() == vararg.Type() {
-						vararg.Set(v(f))
-					} else {
-						vararg.Set(reflect.Append(vararg, v(f)))
+					// routelab patch: a slice passed without an ellipsis is an element
+					// when it is of the element type too, and one passed with an
+					// ellipsis may have another reflect type of the same structure
+					// (type T []T; func f(...T); f(t...)).
+					switch a, vt := v(f), vararg.Type(); {
+					case hasVariadicArgs && a.Type() != vt && a.Type().ConvertibleTo(vt):
+						vararg.Set(a.Convert(vt))
+					case a.Type() == vt && (hasVariadicArgs || !a.Type().AssignableTo(vt.Elem())):
+						vararg.Set(a)
+					default:
+						vararg.Set(reflect.Append(vararg, a))
 					}
 				default:
 					val := v(f)
@@ -3428,7 +3435,7 @@ func _append(n *node) {
 	if len(n.child) == 3 {
 		c1, c2 := n.child[1], n.child[2]
 		if (c1.typ.cat == valueT || c2.typ.cat == valueT) && c1.typ.rtype == c2.typ.rtype ||
-			isArray(c2.typ) && c2.typ.elem().id() == n.typ.elem().id() ||
+			isArray(c2.typ) && c2.typ.elem().id() == n.typ.elem().id() && !appendsElem(n) ||
 			isByteArray(c1.typ.TypeOf()) && isString(c2.typ.TypeOf()) {
 			appendSlice(n)
 			return

@@ -138,6 +138,7 @@ type itype struct {
 	incomplete   bool          // true if type must be parsed again (out of order declarations)
 	untyped      bool          // true for a literal value (string or number)
 	isBinMethod  bool          // true if the type refers to a bin method function
+	recursive    bool          // routelab: a defined type containing itself other than through a struct (routelab_rectype.go)
 }
 
 type generic struct{}
@@ -1159,6 +1160,9 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 	case t.cat == nilT:
 		t.str = "nil"
 	}
+	if err == nil && t != nil {
+		t = closeRecursiveDef(sc, n, t)
+	}
 
 	return t, err
 }
@@ -2151,11 +2155,12 @@ type refTypeContext struct {
 	rect       *itype
 	rebuilding bool
 	slevel     int
+	rec        *recState // routelab: defined types that may contain themselves
 }
 
 // Clone creates a copy of the ref type context.
 func (c *refTypeContext) Clone() *refTypeContext {
-	return &refTypeContext{defined: c.defined, refs: c.refs, rebuilding: c.rebuilding}
+	return &refTypeContext{defined: c.defined, refs: c.refs, rebuilding: c.rebuilding, rec: c.rec}
 }
 
 func (c *refTypeContext) isComplete() bool {
@@ -2226,8 +2231,13 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 	}
 	name := t.path + "/" + t.name
 
-	if t.rtype != nil && !ctx.rebuilding {
+	if t.rtype != nil && (!ctx.rebuilding || t.recursive) {
 		return t.rtype
+	}
+	if b, rt, ok := recEnter(t, ctx); ok {
+		return rt
+	} else if b != nil {
+		defer recLeave(t, ctx, b)
 	}
 	if dt := ctx.defined[name]; dt != nil {
 		// We get here when we are a struct field, and our type name has already been
@@ -2372,6 +2382,7 @@ func (t *itype) refType(ctx *refTypeContext) reflect.Type {
 			t.rtype = z.Type()
 		}
 	}
+	recRecord(t, ctx)
 	return t.rtype
 }
 
@@ -2384,6 +2395,9 @@ func (t *itype) frameType() (r reflect.Type) {
 	var err error
 	if t, err = t.finalize(); err != nil {
 		panic(err)
+	}
+	if t.recursive {
+		return t.TypeOf()
 	}
 	switch t.cat {
 	case linkedT:
