@@ -28,6 +28,15 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 		}
 	}
 
+	if root.kind == funcDecl {
+		// routelab patch: type arguments left out of an explicit list are
+		// inferred from the constraints.
+		var err error
+		if types, err = completeTypeArgs(root.interp, root, types); err != nil {
+			return nil, false, err
+		}
+	}
+
 	// Input type parameters must be resolved prior AST generation, as compilation
 	// of generated AST may occur in a different scope.
 	for _, t := range types {
@@ -221,6 +230,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		typed[i] = typedArg{a.typ, a.rval}
 	}
 	bind := inferTypeArgs(sc, fun.typ, typed)
+	inferFromConstraints(fun.interp, fun, bind)
 	var types []*itype
 	for _, field := range fun.typ.node.child[0].child {
 		for _, id := range field.child[:len(field.child)-1] {
