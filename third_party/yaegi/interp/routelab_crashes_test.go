@@ -183,6 +183,11 @@ func TestRoutelabRecursiveTypesRefused(t *testing.T) {
 		{"type F func(s string) F", "invalid recursive type F (F refers to F)"},
 		{"type S []S", "invalid recursive type S (S refers to S)"},
 		{"type A *[10]B\ntype B A", "invalid recursive type A (A refers to B refers to A)"},
+		// Generic ones (typeparam/issue47901.go, issue48030.go, issue48617.go,
+		// fixedbugs/issue72063.go) were "incomplete type Chan[int]".
+		{"type Chan[T any] chan Chan[T]\n\nvar _ = make(Chan[int])", "invalid recursive type Chan (Chan refers to Chan)"},
+		{"type Src[T any] func() Src[T]\n\nvar _ Src[int]", "invalid recursive type Src (Src refers to Src)"},
+		{"func f[T any]() {\n\ttype in[U any] func(in[U]) T\n}", "invalid recursive type in (in refers to in)"},
 	} {
 		src := "package main\n\n" + c.decl + "\n\nfunc main() {}\n"
 		if got := compileError(t, src); !strings.Contains(got, c.want) || !strings.Contains(got, "other than through a struct or an interface") {
@@ -202,13 +207,23 @@ type I interface{ M() I }
 
 type L []*T
 
+type X []G[int]
+
+// X is the type parameter here, not the type above.
+type G[X any] []X
+
+type List[T any] struct {
+	next *List[T]
+	v    T
+}
+
 func main() {
 	type F struct{ F *F }
 	var t T
-	fmt.Println(t.next == nil, len(L{&t}), F{}.F == nil)
+	fmt.Println(t.next == nil, len(L{&t}), F{}.F == nil, len(G[string]{"a"}), List[int]{v: 2}.v)
 }
 `)
-	if want := "true 1 true\n"; got != want {
+	if want := "true 1 true 1 2\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -10,13 +10,17 @@ import "strings"
 // in an unresolved type, and compiling code that used it failed inside the
 // interpreter ("reflect.Type is nil"). It is refused when it is declared.
 
-// checkRecursiveTypes refuses the non-generic type declarations of root that
-// refer to themselves other than through a struct or an interface type.
+// checkRecursiveTypes refuses the type declarations of root that refer to
+// themselves other than through a struct or an interface type. A generic
+// type counts when its expression names an instance of itself (type
+// Chan[T any] chan Chan[T]): the instance contains itself, or another
+// instance of the type, without end (routelab patch: it was "incomplete
+// type Chan[int]").
 func checkRecursiveTypes(root *node) error {
 	specs := map[string][]*node{} // type name -> its declarations in root
 	var order []*node             // the declarations in source order
 	root.Walk(func(n *node) bool {
-		if (n.kind == typeSpec || n.kind == typeSpecAssign) && len(n.child) == 2 {
+		if (n.kind == typeSpec || n.kind == typeSpecAssign) && (len(n.child) == 2 || len(n.child) == 3) {
 			specs[n.child[0].ident] = append(specs[n.child[0].ident], n)
 			order = append(order, n)
 		}
@@ -64,11 +68,19 @@ func typeCycle(spec *node, resolve func(*node) *node) []string {
 	var path []string
 	var visitSpec func(s *node) bool
 	var visitExpr func(e *node) bool
+	params := map[string]bool{} // the type parameters of the spec being visited
 	visitExpr = func(e *node) bool {
 		switch e.kind {
-		case structType, interfaceType, indexExpr, indexListExpr, selectorExpr, basicLit:
+		case structType, interfaceType, selectorExpr, basicLit:
 			return false
+		case indexExpr, indexListExpr:
+			// An instance of a generic type: the arguments are not followed,
+			// as the generic type may hold them in a struct.
+			return len(e.child) > 0 && visitExpr(e.child[0])
 		case identExpr:
+			if params[e.ident] {
+				return false
+			}
 			s := resolve(e)
 			return s != nil && visitSpec(s)
 		case fieldExpr:
@@ -95,7 +107,11 @@ func typeCycle(spec *node, resolve func(*node) *node) []string {
 		}
 		seen[s] = true
 		path = append(path, s.child[0].ident)
-		if visitExpr(s.child[1]) {
+		outer := params
+		params = typeSpecParams(s)
+		found := visitExpr(s.lastChild())
+		params = outer
+		if found {
 			return true
 		}
 		path = path[:len(path)-1]
@@ -105,4 +121,18 @@ func typeCycle(spec *node, resolve func(*node) *node) []string {
 		return path
 	}
 	return nil
+}
+
+// typeSpecParams returns the names of the type parameters of a generic
+// type declaration (none for another).
+func typeSpecParams(spec *node) map[string]bool {
+	names := map[string]bool{}
+	if len(spec.child) == 3 {
+		for _, field := range spec.child[1].child {
+			for _, id := range field.child[:len(field.child)-1] {
+				names[id.ident] = true
+			}
+		}
+	}
+	return names
 }
