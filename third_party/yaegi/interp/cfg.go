@@ -1213,7 +1213,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			wireChild(n)
 			switch c0 := n.child[0]; {
-			case c0.kind == indexListExpr:
+			case c0.kind == indexListExpr && !c0.isType(sc):
 				// Instantiate a generic function then call it.
 				fun := c0.child[0].sym.node
 				var lt []*itype
@@ -1822,6 +1822,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pop()
 
 		case indexListExpr:
+			// routelab patch: an instance of a generic type with several
+			// type parameters names its type, in a conversion too
+			// (ss[E, []E](x) was instantiated as a function: index out of
+			// range in the compiler).
+			if n.isType(sc) {
+				if n.typ, err = nodeType(interp, sc, n); err != nil {
+					return
+				}
+				n.gen = nop
+				return
+			}
 			// routelab patch: a generic function instantiated as a value
 			// (apply(NewPair[int, string])) was left uncompiled, a nil func.
 			if n.anc.kind == callExpr && childPos(n) == 0 {
@@ -2826,7 +2837,7 @@ func (n *node) isType(sc *scope) bool {
 			return true
 		}
 		return sc.getType(n.ident) != nil
-	case indexExpr:
+	case indexExpr, indexListExpr:
 		// Maybe a generic type.
 		sym, _, ok := sc.lookup(n.child[0].ident)
 		return ok && sym.kind == typeSym
