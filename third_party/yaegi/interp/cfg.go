@@ -576,7 +576,8 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case typeSpec:
 			// Processing already done in GTA pass for global types, only parses inlined types.
-			if sc.def == nil {
+			if sc.def == nil || isBlank(n.child[0]) {
+				// A blank type declares nothing (routelab patch).
 				return false
 			}
 			typeName := n.child[0].ident
