@@ -262,7 +262,10 @@ func checkConstraint(it, ct *itype) error {
 		}
 	}
 	for _, c := range ct.ulconstraint {
-		if it.underlying().equals(c) || it.matchDefault(c) {
+		// routelab patch: a type defined by a type literal (type Token
+		// *[16]byte) keeps its name in its own type; sameUnderlying looks
+		// through it (~*[16]byte refused Token).
+		if it.underlying().equals(c) || it.matchDefault(c) || sameUnderlying(it, c) {
 			return nil
 		}
 	}
