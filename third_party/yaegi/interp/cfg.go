@@ -320,6 +320,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				assigned.typ = elem
 			}
 
+		case callExpr:
+			// routelab patch: T.M(x, args) is T(x).M(args).
+			methodExprCall(interp, sc, n)
+
 		case compositeLitExpr:
 			if len(n.child) > 0 && n.child[0].isType(sc) {
 				// Get type from 1st child.

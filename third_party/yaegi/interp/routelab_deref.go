@@ -59,3 +59,16 @@ func isNilPointerFor(src reflect.Value, param reflect.Type) bool {
 	}
 	return src.Kind() == reflect.Ptr && param.Kind() != reflect.Ptr && src.IsNil()
 }
+
+// isNilInterface reports whether v, the value of an interface, is nil: the
+// method called on it has no receiver.
+func isNilInterface(v reflect.Value) bool {
+	if !v.IsValid() {
+		return true
+	}
+	if v.Kind() == reflect.Interface && v.IsNil() {
+		return true
+	}
+	vi, ok := v.Interface().(valueInterface)
+	return ok && vi.node == nil && !vi.value.IsValid()
+}

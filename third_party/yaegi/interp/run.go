@@ -2243,7 +2243,11 @@ func getMethodByName(n *node) {
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
-		val, ok := value0(f).Interface().(valueInterface)
+		if isNilInterface(val0) {
+			// routelab patch: Go's run-time error (it was a reflect panic).
+			panic(nilDerefError{})
+		}
+		val, ok := val0.Interface().(valueInterface)
 		if !ok {
 			// Search the first embedded valueInterface.
 			for val0.Kind() == reflect.Ptr {
