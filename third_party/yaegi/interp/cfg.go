@@ -578,6 +578,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Already all done in GTA.
 			return false
 
+		case typeSpecAssign:
+			// routelab patch: an alias declared in a function ("undefined").
+			if sc.def == nil || isBlank(n.child[0]) {
+				return false
+			}
+			if n.typ, err = nodeType(interp, sc, n.child[1]); err != nil {
+				return false
+			}
+			sc.sym[n.child[0].ident] = &symbol{kind: typeSym, node: n, typ: n.typ}
+			return false
+
 		case typeSpec:
 			// Processing already done in GTA pass for global types, only parses inlined types.
 			if sc.def == nil || isBlank(n.child[0]) {
