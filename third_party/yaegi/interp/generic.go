@@ -269,6 +269,12 @@ func checkConstraint(it, ct *itype) error {
 			return nil
 		}
 	}
+	if it.cat == genericT {
+		// routelab patch: a generic type left uninstantiated, whose
+		// instance needed itself before it was complete; "main.U does not
+		// implement main.intish" was not true.
+		return it.node.cfgErrorf("the interpreter cannot instantiate %s here: its type arguments need an instance that is not complete yet (a generic type that contains itself through another generic type, as in type X[A any] U[X[A]])", it.id())
+	}
 	return it.node.cfgErrorf("%s does not implement %s", it.id(), ct.id())
 }
 
