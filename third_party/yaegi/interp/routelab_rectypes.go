@@ -46,6 +46,73 @@ func checkRecursiveTypes(root *node) error {
 		if path := typeCycle(spec, resolve); path != nil {
 			return spec.cfgErrorf("invalid recursive type %s (%s): the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
 		}
+		if path := embedCycle(spec, resolve); path != nil {
+			return spec.cfgErrorf("invalid recursive type %s (%s): an interface type in its methods embeds it", spec.child[0].ident, strings.Join(path, " embeds "))
+		}
+	}
+	return nil
+}
+
+// embedCycle returns the names along a cycle of embeddings from the
+// interface declared by spec back to it that goes through an interface
+// type written inside a method signature (type i interface{ m()
+// interface{ i } }), or nil. Go refuses such a type as an invalid recursive
+// type (fixedbugs/issue56103.go); the interpreter accepted it once blank
+// type declarations compiled (routelab patch).
+func embedCycle(spec *node, resolve func(*node) *node) []string {
+	type edge struct {
+		to     *node
+		nested bool // the embedding is in an interface inside a method
+	}
+	edges := func(s *node) []edge {
+		root := s.lastChild()
+		if root.kind != interfaceType {
+			return nil
+		}
+		var out []edge
+		root.Walk(func(n *node) bool {
+			if n.kind != interfaceType || len(n.child) == 0 {
+				return true
+			}
+			for _, f := range n.child[0].child {
+				if len(f.child) != 1 || f.child[0].kind != identExpr {
+					continue
+				}
+				if t := resolve(f.child[0]); t != nil && t.lastChild().kind == interfaceType {
+					out = append(out, edge{t, n != root})
+				}
+			}
+			return true
+		}, nil)
+		return out
+	}
+	type state struct {
+		s      *node
+		nested bool
+	}
+	seen := map[state]bool{}
+	var path []string
+	var visit func(s *node, nested bool) bool
+	visit = func(s *node, nested bool) bool {
+		path = append(path, s.child[0].ident)
+		for _, e := range edges(s) {
+			n := nested || e.nested
+			if e.to == spec && n {
+				path = append(path, spec.child[0].ident)
+				return true
+			}
+			if st := (state{e.to, n}); !seen[st] {
+				seen[st] = true
+				if visit(e.to, n) {
+					return true
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		return false
+	}
+	if visit(spec, false) {
+		return path
 	}
 	return nil
 }
