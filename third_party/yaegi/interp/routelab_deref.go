@@ -60,15 +60,8 @@ func isNilPointerFor(src reflect.Value, param reflect.Type) bool {
 	return src.Kind() == reflect.Ptr && param.Kind() != reflect.Ptr && src.IsNil()
 }
 
-// isNilInterface reports whether v, the value of an interface, is nil: the
-// method called on it has no receiver.
-func isNilInterface(v reflect.Value) bool {
-	if !v.IsValid() {
-		return true
-	}
-	if v.Kind() == reflect.Interface && v.IsNil() {
-		return true
-	}
-	vi, ok := v.Interface().(valueInterface)
-	return ok && vi.node == nil && !vi.value.IsValid()
+// isNilValueInterface reports whether vi, the value of an interface, is nil:
+// a method called on it has no receiver.
+func isNilValueInterface(vi valueInterface) bool {
+	return vi.node == nil && !vi.value.IsValid()
 }

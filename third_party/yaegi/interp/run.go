@@ -2243,11 +2243,14 @@ func getMethodByName(n *node) {
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
-		if isNilInterface(val0) {
+		if !val0.IsValid() || val0.Kind() == reflect.Interface && val0.IsNil() {
 			// routelab patch: Go's run-time error (it was a reflect panic).
 			panic(nilDerefError{})
 		}
 		val, ok := val0.Interface().(valueInterface)
+		if ok && isNilValueInterface(val) {
+			panic(nilDerefError{})
+		}
 		if !ok {
 			// Search the first embedded valueInterface.
 			for val0.Kind() == reflect.Ptr {
