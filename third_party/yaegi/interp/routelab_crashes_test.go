@@ -179,15 +179,15 @@ func main() {
 // through a struct or an interface still compiles.
 func TestRoutelabRecursiveTypesRefused(t *testing.T) {
 	for _, c := range []struct{ decl, want string }{
-		{"type Number *Number", "invalid recursive type Number (Number refers to Number)"},
-		{"type F func(s string) F", "invalid recursive type F (F refers to F)"},
-		{"type S []S", "invalid recursive type S (S refers to S)"},
-		{"type A *[10]B\ntype B A", "invalid recursive type A (A refers to B refers to A)"},
+		{"type Number *Number", "recursive type Number (Number refers to Number) is not supported"},
+		{"type F func(s string) F", "recursive type F (F refers to F) is not supported"},
+		{"type S []S", "recursive type S (S refers to S) is not supported"},
+		{"type A *[10]B\ntype B A", "recursive type A (A refers to B refers to A) is not supported"},
 		// Generic ones (typeparam/issue47901.go, issue48030.go, issue48617.go,
 		// fixedbugs/issue72063.go) were "incomplete type Chan[int]".
-		{"type Chan[T any] chan Chan[T]\n\nvar _ = make(Chan[int])", "invalid recursive type Chan (Chan refers to Chan)"},
-		{"type Src[T any] func() Src[T]\n\nvar _ Src[int]", "invalid recursive type Src (Src refers to Src)"},
-		{"func f[T any]() {\n\ttype in[U any] func(in[U]) T\n}", "invalid recursive type in (in refers to in)"},
+		{"type Chan[T any] chan Chan[T]\n\nvar _ = make(Chan[int])", "recursive type Chan (Chan refers to Chan) is not supported"},
+		{"type Src[T any] func() Src[T]\n\nvar _ Src[int]", "recursive type Src (Src refers to Src) is not supported"},
+		{"func f[T any]() {\n\ttype in[U any] func(in[U]) T\n}", "recursive type in (in refers to in) is not supported"},
 	} {
 		src := "package main\n\n" + c.decl + "\n\nfunc main() {}\n"
 		if got := compileError(t, src); !strings.Contains(got, c.want) || !strings.Contains(got, "other than through a struct or an interface") {

@@ -44,7 +44,7 @@ func checkRecursiveTypes(root *node) error {
 	}
 	for _, spec := range order {
 		if path := typeCycle(spec, resolve); path != nil {
-			return spec.cfgErrorf("invalid recursive type %s (%s): the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
+			return spec.cfgErrorf("recursive type %s (%s) is not supported: the interpreter cannot represent a type that contains itself other than through a struct or an interface (make the recursion go through a struct field)", spec.child[0].ident, strings.Join(path, " refers to "))
 		}
 		if path := embedCycle(spec, resolve); path != nil {
 			return spec.cfgErrorf("invalid recursive type %s (%s): an interface type in its methods embeds it", spec.child[0].ident, strings.Join(path, " embeds "))
