@@ -2884,6 +2884,7 @@ func arrayLit(n *node) {
 
 	typ := ntyp.frameType()
 	kind := typ.Kind()
+	store := interfaceStore(n) // routelab patch
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
@@ -2898,6 +2899,10 @@ func arrayLit(n *node) {
 			p := reflect.New(a.Type())
 			p.Elem().Set(a)
 			a = p
+		}
+		if store != nil {
+			store(value(f), a)
+			return next
 		}
 		value(f).Set(a)
 		return next
@@ -2926,6 +2931,7 @@ func mapLit(n *node) {
 		}
 		values[i] = genDestValue(mtyp.val, c.child[1])
 	}
+	store := interfaceStore(n) // routelab patch
 
 	n.exec = func(f *frame) bltn {
 		m := reflect.MakeMap(typ)
@@ -2936,6 +2942,10 @@ func mapLit(n *node) {
 			p := reflect.New(typ)
 			p.Elem().Set(m)
 			m = p
+		}
+		if store != nil {
+			store(value(f), m)
+			return next
 		}
 		value(f).Set(m)
 		return next
