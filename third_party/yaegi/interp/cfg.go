@@ -320,6 +320,10 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				assigned.typ = elem
 			}
 
+		case callExpr:
+			// routelab patch: T.M(x, args) is T(x).M(args).
+			methodExprCall(interp, sc, n)
+
 		case compositeLitExpr:
 			if len(n.child) > 0 && n.child[0].isType(sc) {
 				// Get type from 1st child.
@@ -574,9 +578,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Already all done in GTA.
 			return false
 
+		case typeSpecAssign:
+			// routelab patch: an alias declared in a function ("undefined").
+			if sc.def == nil || isBlank(n.child[0]) {
+				return false
+			}
+			if n.typ, err = nodeType(interp, sc, n.child[1]); err != nil {
+				return false
+			}
+			sc.sym[n.child[0].ident] = &symbol{kind: typeSym, node: n, typ: n.typ}
+			return false
+
 		case typeSpec:
 			// Processing already done in GTA pass for global types, only parses inlined types.
-			if sc.def == nil {
+			if sc.def == nil || isBlank(n.child[0]) {
+				// A blank type declares nothing (routelab patch).
 				return false
 			}
 			typeName := n.child[0].ident
@@ -1213,7 +1229,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			}
 			wireChild(n)
 			switch c0 := n.child[0]; {
-			case c0.kind == indexListExpr:
+			case c0.kind == indexListExpr && !c0.isType(sc):
 				// Instantiate a generic function then call it.
 				fun := c0.child[0].sym.node
 				var lt []*itype
@@ -1822,6 +1838,17 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			sc = sc.pop()
 
 		case indexListExpr:
+			// routelab patch: an instance of a generic type with several
+			// type parameters names its type, in a conversion too
+			// (ss[E, []E](x) was instantiated as a function: index out of
+			// range in the compiler).
+			if n.isType(sc) {
+				if n.typ, err = nodeType(interp, sc, n); err != nil {
+					return
+				}
+				n.gen = nop
+				return
+			}
 			// routelab patch: a generic function instantiated as a value
 			// (apply(NewPair[int, string])) was left uncompiled, a nil func.
 			if n.anc.kind == callExpr && childPos(n) == 0 {

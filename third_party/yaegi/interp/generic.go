@@ -28,6 +28,15 @@ func genAST(sc *scope, root *node, types []*itype) (*node, bool, error) {
 		}
 	}
 
+	if root.kind == funcDecl {
+		// routelab patch: type arguments left out of an explicit list are
+		// inferred from the constraints.
+		var err error
+		if types, err = completeTypeArgs(root.interp, root, types); err != nil {
+			return nil, false, err
+		}
+	}
+
 	// Input type parameters must be resolved prior AST generation, as compilation
 	// of generated AST may occur in a different scope.
 	for _, t := range types {
@@ -221,6 +230,7 @@ func inferTypesFromCall(sc *scope, fun *node, args []*node) ([]*itype, error) {
 		typed[i] = typedArg{a.typ, a.rval}
 	}
 	bind := inferTypeArgs(sc, fun.typ, typed)
+	inferFromConstraints(fun.interp, fun, bind)
 	var types []*itype
 	for _, field := range fun.typ.node.child[0].child {
 		for _, id := range field.child[:len(field.child)-1] {
@@ -252,9 +262,18 @@ func checkConstraint(it, ct *itype) error {
 		}
 	}
 	for _, c := range ct.ulconstraint {
-		if it.underlying().equals(c) || it.matchDefault(c) {
+		// routelab patch: a type defined by a type literal (type Token
+		// *[16]byte) keeps its name in its own type; sameUnderlying looks
+		// through it (~*[16]byte refused Token).
+		if it.underlying().equals(c) || it.matchDefault(c) || sameUnderlying(it, c) {
 			return nil
 		}
+	}
+	if it.cat == genericT {
+		// routelab patch: a generic type left uninstantiated, whose
+		// instance needed itself before it was complete; "main.U does not
+		// implement main.intish" was not true.
+		return it.node.cfgErrorf("the interpreter cannot instantiate %s here: its type arguments need an instance that is not complete yet (a generic type that contains itself through another generic type, as in type X[A any] U[X[A]])", it.id())
 	}
 	return it.node.cfgErrorf("%s does not implement %s", it.id(), ct.id())
 }

@@ -313,7 +313,8 @@ func (interp *Interpreter) gta(root *node, rpath, importPath, pkgName string) ([
 
 		case typeSpec, typeSpecAssign:
 			if isBlank(n.child[0]) {
-				err = n.cfgErrorf("cannot use _ as value")
+				// routelab patch: type _ … declares nothing (it was "cannot
+				// use _ as value"): nothing can refer to it, so it is not compiled.
 				return false
 			}
 			typeName := n.child[0].ident

@@ -101,6 +101,10 @@ func (interp *Interpreter) compileRoot(pkgName string, root *node) (*Program, er
 		}
 	}
 
+	if err = checkRecursiveTypes(root); err != nil {
+		return nil, err
+	}
+
 	// Perform global types analysis.
 	interp.redefs = nil
 	if err = interp.gtaRetry([]*node{root}, pkgName, pkgName); err != nil {

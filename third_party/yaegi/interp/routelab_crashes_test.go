@@ -173,6 +173,57 @@ func main() {
 	}
 }
 
+// A generic type that contains an instance of itself other than through a
+// struct or an interface would instantiate without end: it is refused
+// where it is declared (typeparam/issue47901.go, issue48030.go,
+// issue48617.go, fixedbugs/issue72063.go were "incomplete type Chan[int]").
+// Recursion through a struct or an interface still compiles, and types
+// that are not generic are represented (TestRoutelabRecursiveTypes).
+func TestRoutelabRecursiveGenericTypesRefused(t *testing.T) {
+	for _, c := range []struct{ decl, want string }{
+		{"type Chan[T any] chan Chan[T]\n\nvar _ = make(Chan[int])", "recursive type Chan (Chan refers to Chan) is not supported"},
+		{"type Src[T any] func() Src[T]\n\nvar _ Src[int]", "recursive type Src (Src refers to Src) is not supported"},
+		{"func f[T any]() {\n\ttype in[U any] func(in[U]) T\n}", "recursive type in (in refers to in) is not supported"},
+	} {
+		src := "package main\n\n" + c.decl + "\n\nfunc main() {}\n"
+		if got := compileError(t, src); !strings.Contains(got, c.want) || !strings.Contains(got, "other than through a struct or an interface") {
+			t.Errorf("%s: error %q, want it to contain %q", c.decl, got, c.want)
+		}
+	}
+	got := runProgram(t, `package main
+
+import "fmt"
+
+type T struct {
+	next *T
+	f    func(T) int
+}
+
+type I interface{ M() I }
+
+type L []*T
+
+type X []G[int]
+
+// X is the type parameter here, not the type above.
+type G[X any] []X
+
+type List[T any] struct {
+	next *List[T]
+	v    T
+}
+
+func main() {
+	type F struct{ F *F }
+	var t T
+	fmt.Println(t.next == nil, len(L{&t}), F{}.F == nil, len(G[string]{"a"}), List[int]{v: 2}.v)
+}
+`)
+	if want := "true 1 true 1 2\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
 // A constraint with a term that names a type parameter (~struct{ ID T })
 // is accepted (typeparam/issue50690b.go).
 func TestRoutelabConstraintTermWithTypeParam(t *testing.T) {

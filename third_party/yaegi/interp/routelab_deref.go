@@ -59,3 +59,9 @@ func isNilPointerFor(src reflect.Value, param reflect.Type) bool {
 	}
 	return src.Kind() == reflect.Ptr && param.Kind() != reflect.Ptr && src.IsNil()
 }
+
+// isNilValueInterface reports whether vi, the value of an interface, is nil:
+// a method called on it has no receiver.
+func isNilValueInterface(vi valueInterface) bool {
+	return vi.node == nil && !vi.value.IsValid()
+}

@@ -2262,7 +2262,14 @@ func getMethodByName(n *node) {
 	n.exec = func(f *frame) bltn {
 		// The interface object must be directly accessible, or embedded in a struct (exported anonymous field).
 		val0 := value0(f)
-		val, ok := value0(f).Interface().(valueInterface)
+		if !val0.IsValid() || val0.Kind() == reflect.Interface && val0.IsNil() {
+			// routelab patch: Go's run-time error (it was a reflect panic).
+			panic(nilDerefError{})
+		}
+		val, ok := val0.Interface().(valueInterface)
+		if ok && isNilValueInterface(val) {
+			panic(nilDerefError{})
+		}
 		if !ok && embedded != nil {
 			val, ok = embeddedInterface(val0, embedded)
 		}
@@ -2899,6 +2906,7 @@ func arrayLit(n *node) {
 
 	typ := ntyp.frameType()
 	kind := typ.Kind()
+	store := interfaceStore(n) // routelab patch
 	n.exec = func(f *frame) bltn {
 		var a reflect.Value
 		if kind == reflect.Slice {
@@ -2913,6 +2921,10 @@ func arrayLit(n *node) {
 			p := reflect.New(a.Type())
 			p.Elem().Set(a)
 			a = p
+		}
+		if store != nil {
+			store(value(f), a)
+			return next
 		}
 		value(f).Set(a)
 		return next
@@ -2941,6 +2953,7 @@ func mapLit(n *node) {
 		}
 		values[i] = genDestValue(mtyp.val, c.child[1])
 	}
+	store := interfaceStore(n) // routelab patch
 
 	n.exec = func(f *frame) bltn {
 		m := reflect.MakeMap(typ)
@@ -2951,6 +2964,10 @@ func mapLit(n *node) {
 			p := reflect.New(typ)
 			p.Elem().Set(m)
 			m = p
+		}
+		if store != nil {
+			store(value(f), m)
+			return next
 		}
 		value(f).Set(m)
 		return next

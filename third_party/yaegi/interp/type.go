@@ -1209,8 +1209,17 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 		lt.scope.sym[name] = sc.sym[name]
 	}
 
-	for _, nod := range lt.method {
-		if err := genMethod(interp, sc, t, nod, types); err != nil {
+	// routelab patch: every method is declared before any is compiled, so
+	// a method's body may call one declared after it (l.g() in f3 was
+	// "l.g undefined" when g came later in the source).
+	gms := make([]*node, len(lt.method))
+	for i, nod := range lt.method {
+		if gms[i], err = declareGenMethod(interp, sc, t, nod, types); err != nil {
+			return nil, err
+		}
+	}
+	for i, nod := range lt.method {
+		if err := compileGenMethod(interp, gms[i], nod); err != nil {
 			return nil, err
 		}
 	}
@@ -1222,12 +1231,23 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 const maxNestedInstances = 32
 
 func genMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*itype) error {
-	gm, _, err := genAST(sc, nod, types)
+	gm, err := declareGenMethod(interp, sc, t, nod, types)
 	if err != nil {
 		return err
 	}
+	return compileGenMethod(interp, gm, nod)
+}
+
+// declareGenMethod makes the instance of the generic method nod for the
+// type arguments types and adds it to the method set of t, the instance of
+// its receiver type.
+func declareGenMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*itype) (*node, error) {
+	gm, _, err := genAST(sc, nod, types)
+	if err != nil {
+		return nil, err
+	}
 	if gm.typ, err = nodeType(interp, sc, gm.child[2]); err != nil {
-		return err
+		return nil, err
 	}
 	t.addMethod(gm)
 
@@ -1237,10 +1257,14 @@ func genMethod(interp *Interpreter, sc *scope, t *itype, nod *node, types []*ity
 		pt.addMethod(gm)
 		rtn.typ = pt
 	}
+	return gm, nil
+}
 
+// compileGenMethod compiles gm, the instance of the generic method nod.
+func compileGenMethod(interp *Interpreter, gm, nod *node) error {
 	// Compile the method AST in the scope of the generic type.
 	scop := nod.typ.scope
-	if _, err = interp.cfg(gm, scop, scop.pkgID, scop.pkgName); err != nil {
+	if _, err := interp.cfg(gm, scop, scop.pkgID, scop.pkgName); err != nil {
 		return err
 	}
 

@@ -369,10 +369,13 @@ func (check typecheck) mapLitExpr(child []*node, ktyp, vtyp *itype) error {
 			return err
 		}
 
-		if key.rval.IsValid() {
+		// routelab patch: a key that is constant only in an instance of a
+		// generic function (T(0) with T an int) is no constant to Go, and
+		// may equal another; the message printed the value with %s.
+		if key.rval.IsValid() && !mentionsTypeArg(key) {
 			kval := key.rval.Interface()
 			if visited[kval] {
-				return c.cfgErrorf("duplicate key %s in map literal", kval)
+				return c.cfgErrorf("duplicate key %s in map literal", constText(kval))
 			}
 			visited[kval] = true
 		}
