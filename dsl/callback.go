@@ -53,9 +53,10 @@ func (s *Session) callback(src RandSource, call func()) {
 	s.cbMu.Lock()
 	defer s.cbMu.Unlock()
 	if src != nil {
-		if cur := s.rand.Load(); cur == nil || cur.src != src {
-			s.rand.Store(&cellRand{src: src, v1: mathrand.New(v1Source{src}), v2: randv2.New(src)})
+		if s.lastRand == nil || s.lastRand.src != src {
+			s.lastRand = &cellRand{src: src, v1: mathrand.New(v1Source{src}), v2: randv2.New(src)}
 		}
+		s.rand.Store(s.lastRand)
 		defer s.rand.Store(nil)
 	}
 	s.out.stderr.take() // frames of earlier panics are not this call's

@@ -93,6 +93,9 @@ type Session struct {
 
 	cbMu sync.Mutex               // held while a library calls back into cells
 	rand atomic.Pointer[cellRand] // the generator of the callback running, if any
+	// lastRand is the generator of the last callback (guarded by cbMu): a
+	// run calls back with the same source thousands of times.
+	lastRand *cellRand
 	// calling is set while a library's callback runs cell code; wallClock
 	// records that such code read the wall clock (clockSymbols).
 	calling, wallClock atomic.Bool
