@@ -59,7 +59,12 @@ func slotStruct(types []reflect.Type) (t reflect.Type) {
 // initSlots sets data[i], for i from start on, to a new zero value of
 // types[i], settable and addressable, skipping the slots already set.
 func initSlots(def *node, types []reflect.Type, data []reflect.Value, start int) {
-	l := slotLayout(def, types)
+	initSlotsOf(slotLayout(def, types), data, start)
+}
+
+// initSlotsOf is initSlots with the layout of the frame's types.
+func initSlotsOf(l *frameLayout, data []reflect.Value, start int) {
+	types := l.types
 	if l.typ == nil {
 		for i := start; i < len(types); i++ {
 			if !data[i].IsValid() {
@@ -387,6 +392,17 @@ func (f *frame) calleeFrame(length int) *frame {
 	return nf
 }
 
+// deferredFunc returns the function value of a deferred call made in f of a
+// declared function or method. The value made for it refers to f only until
+// the call runs, when f returns, so it does not keep f from being reused (a
+// function literal's body may make closures that refer to f).
+func deferredFunc(value func(*frame) reflect.Value, f *frame) reflect.Value {
+	captured := f.captured.Load()
+	v := copyValue(value(f))
+	f.captured.Store(captured)
+	return v
+}
+
 // releaseCallee keeps nf, the frame of a call from f that has returned, for
 // f's next call, unless something holds it.
 func (f *frame) releaseCallee(nf *frame) {
@@ -415,7 +431,7 @@ func (f *frame) releaseCallee(nf *frame) {
 func (nf *frame) initCallSlots(def *node) {
 	l := slotLayout(def, def.types)
 	if !l.reuse {
-		initSlots(def, def.types, nf.data, 0)
+		initSlotsOf(l, nf.data, 0)
 		return
 	}
 	slots := nf.slotBlock(l).slots

@@ -132,3 +132,77 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A deferred call of a declared function does not keep its frame from being
+// reused; a deferred function literal's closures refer to it, and keep it.
+func TestRoutelabFrameReuseWithDefer(t *testing.T) {
+	src := `package main
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+)
+
+var sink interface{}
+
+func f(err *error) {
+	if err != nil {
+		sink = err
+	}
+}
+
+func A(n int64) (res int64, err error) {
+	defer f(&err)
+	if n < 0 {
+		err = errors.New("neg")
+		return
+	}
+	if n <= 1 {
+		return n, nil
+	}
+	res, err = A(n - 1)
+	res++
+	return
+}
+
+var wg sync.WaitGroup
+var got []int
+var mu sync.Mutex
+
+func outer(x int) int {
+	y := x * 3
+	defer func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			got = append(got, y)
+			mu.Unlock()
+		}()
+	}()
+	return y
+}
+
+func main() {
+	r, e := A(50)
+	fmt.Println(r, e)
+	_, e = A(-1)
+	fmt.Println(e, *(sink.(*error)))
+	s := 0
+	for i := 0; i < 5; i++ {
+		s += outer(i)
+	}
+	wg.Wait()
+	t := 0
+	for _, v := range got {
+		t += v
+	}
+	fmt.Println(s, t, len(got))
+}
+`
+	want := "50 <nil>\nneg neg\n30 30 5\n"
+	if got := runProgram(t, src); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

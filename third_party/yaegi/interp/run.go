@@ -1470,9 +1470,17 @@ func call(n *node) {
 		} else {
 			value = genFunctionWrapper(c0)
 		}
+		declared := false
+		if d, ok := c0.val.(*node); ok && d.kind == funcDecl {
+			declared = true
+		}
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = copyValue(value(f))
+			if declared {
+				val[0] = deferredFunc(value, f)
+			} else {
+				val[0] = copyValue(value(f))
+			}
 			for i, v := range values {
 				// The arguments are evaluated now: a copy, not the variable
 				// (defer f(v) in a loop that changes v).
