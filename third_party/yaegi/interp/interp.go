@@ -125,6 +125,11 @@ type frame struct {
 	deferred  [][]reflect.Value   // defer stack
 	recovered interface{}         // to handle panic recover
 	done      *reflect.SelectCase // for cancellation of channel operations (a pointer: routelab patch, smaller frames)
+
+	spare    *frame      // the frame of the last call made from this one, for the next (routelab patch)
+	captured atomic.Bool // something outlives the call with a pointer to the frame (routelab patch)
+	blocks   []slotBlock // the slots kept by a frame that reuses them, the last used first (routelab patch)
+	inBlock  bool        // the frame's slots are those of blocks[0]
 }
 
 func newFrame(anc *frame, length int, id uint64) *frame {

@@ -1155,6 +1155,8 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 	recvInType := methodExpr && len(n.typ.arg) > len(def0.typ.arg)
 
 	return func(f *frame) reflect.Value {
+		// Its calls' frames refer to f.
+		f.captured.Store(true)
 		// The value takes the function or method as redefined when it is
 		// taken, not when the code taking it was compiled (routelab patch).
 		def := latestDefinition(def0)
@@ -1471,9 +1473,17 @@ func call(n *node) {
 		} else {
 			value = genFunctionWrapper(c0)
 		}
+		declared := false
+		if d, ok := c0.val.(*node); ok && d.kind == funcDecl {
+			declared = true
+		}
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, len(values)+1)
-			val[0] = copyValue(value(f))
+			if declared {
+				val[0] = deferredFunc(value, f)
+			} else {
+				val[0] = copyValue(value(f))
+			}
 			for i, v := range values {
 				// The arguments are evaluated now: a copy, not the variable
 				// (defer f(v) in a loop that changes v).
@@ -1568,7 +1578,14 @@ func call(n *node) {
 			return tnext
 		}
 
-		nf := newFrame(f, len(def.types), f.runid())
+		var nf *frame
+		if goroutine {
+			// The goroutine's frame refers to its caller's.
+			f.captured.Store(true)
+			nf = newFrame(f, len(def.types), f.runid())
+		} else {
+			nf = f.calleeFrame(len(def.types))
+		}
 		if max := n.interp.maxDepth; max > 0 && nf.depth > max {
 			panic(StackOverflow{Depth: int(max)})
 		}
@@ -1597,7 +1614,7 @@ func call(n *node) {
 		}
 
 		// Init the other return values and the local frame values.
-		initSlots(def, def.types, nf.data, 0)
+		nf.initCallSlots(def)
 
 		if direct {
 			setReceiver(nf.data[numRet], recv)
@@ -1665,7 +1682,9 @@ func call(n *node) {
 		}
 
 		// Handle branching according to boolean result
-		if fnext != nil && !nf.data[0].Bool() {
+		failed := fnext != nil && !nf.data[0].Bool()
+		f.releaseCallee(nf)
+		if failed {
 			return fnext
 		}
 		return tnext
@@ -2181,6 +2200,9 @@ func getFunc(n *node) {
 	numRet := len(n.typ.ret)
 
 	n.exec = func(f *frame) bltn {
+		// The closure stores into f after each of its calls.
+		f.captured.Store(true)
+		getFrame(f, l).captured.Store(true)
 		fr := f.clone()
 		o := getFrame(f, l).data[i]
 
