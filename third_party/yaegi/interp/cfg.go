@@ -425,7 +425,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 			}
 
-		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7, forRangeStmt:
+		case forRangeStmt:
+			// routelab patch: a range over a function becomes a block.
+			var lowered bool
+			if lowered, err = lowerRangeFunc(interp, sc, n); err != nil {
+				return false
+			}
+			if lowered {
+				n.findex, n.val = -1, nil
+				sc = sc.pushBloc()
+				break
+			}
+			sc = sc.pushBloc()
+			sc.loop, sc.loopRestart = n, n.lastChild()
+
+		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7:
 			sc = sc.pushBloc()
 			sc.loop, sc.loopRestart = n, n.lastChild()
 
