@@ -30,8 +30,6 @@ var gaps = map[string]struct {
 		"=> 333", "=> 210"},
 	passMapsKeys: {[]string{"import \"maps\"", "var ks []string\nfor k := range maps.Keys(map[string]int{\"a\": 1, \"b\": 2}) {\n\tks = append(ks, fmt.Sprint(k))\n}\nks"},
 		"=> [0 1]", "=> [a b]"},
-	passRangeFunc: {[]string{"func seq(yield func(int) bool) { yield(1) }", "for v := range seq {\n\t_ = v\n}"},
-		"cannot range over seq", "call it with a yield function"},
 	passCompiledGenerics: {[]string{"import \"math/rand/v2\"", "rand.N(10)"},
 		"undefined: rand.N", "use rand.IntN"},
 	passGoroutineRecover: {[]string{"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"lost\")\n}()\n<-done\n\"alive\""},

@@ -19,11 +19,6 @@ func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 		c = rw.classOf(sc, s.X)
 	}
 	switch c {
-	case funcClass:
-		if rw.on(passRangeFunc) {
-			rw.fail(s.X.Pos(), "range over a function (%s) is not supported in cells: call it with a yield function instead, e.g. seq(func(v T) bool { ...; return true })", exprString(s.X))
-			return []ast.Stmt{s}
-		}
 	case intClass:
 		if rw.on(passRangeInt) {
 			return rw.rangeInt(sc, s)

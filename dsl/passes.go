@@ -26,9 +26,6 @@ var passes = []pass{
 	{name: passMapsKeys,
 		gap: "maps.Keys and maps.Values return slices here (the session's versions), so for k := range maps.Keys(m) would give indices",
 		fix: "the single range variable takes the elements, as with Go's iterators"},
-	{name: passRangeFunc,
-		gap: "range over a function (Go 1.23 iterators) does not compile",
-		fix: "refused with a message saying how to call the function with a yield function"},
 	{name: passCompiledGenerics,
 		gap: "generic functions of compiled packages (rand.N) are not in the symbol tables: the name is undefined",
 		fix: "refused with the non-generic functions to use instead"},
@@ -43,7 +40,6 @@ const (
 	passRangeInt         = "range-int"
 	passLoopVars         = "loop-vars"
 	passMapsKeys         = "maps-keys-range"
-	passRangeFunc        = "range-func"
 	passCompiledGenerics = "compiled-generics"
 	passGoroutineRecover = "goroutine-recover"
 )
