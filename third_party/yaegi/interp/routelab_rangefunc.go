@@ -132,10 +132,13 @@ func lowerRangeFunc(interp *Interpreter, sc *scope, n *node) (bool, error) {
 	}
 	x := r.child[len(r.child)-2]
 	t, err := nodeType(interp, sc, x)
-	if err != nil {
-		return false, nil
-	}
 	params, ok := rangeFuncParams(t)
+	if (err != nil || !ok) && x.kind == callExpr {
+		// The type of a call of a generic function is known once the call
+		// is compiled (nodeType gives its argument's, for one).
+		t = compiledType(interp, sc, x)
+		params, ok = rangeFuncParams(t)
+	}
 	if !ok {
 		return false, nil
 	}
@@ -195,6 +198,36 @@ func lowerRangeFunc(interp *Interpreter, sc *scope, n *node) (bool, error) {
 	}
 	n.kind, n.action, n.gen, n.child = blockStmt, aNop, nop, stmts
 	return true, nil
+}
+
+// compiledType is the type of expression x, found by compiling a copy of
+// it in scope sc; nil if that fails.
+func compiledType(interp *Interpreter, sc *scope, x *node) (t *itype) {
+	defer func() {
+		if recover() != nil {
+			t = nil
+		}
+	}()
+	holder := &node{interp: interp, kind: parenExpr, pos: x.pos}
+	c := copyTree(x, holder)
+	holder.child = []*node{c}
+	if _, err := interp.cfg(c, sc, sc.pkgID, sc.pkgName); err != nil {
+		return nil
+	}
+	return c.typ
+}
+
+// copyTree copies the tree n, with the types of the type arguments genAST
+// put in place.
+func copyTree(n, anc *node) *node {
+	c := copyNode(n, anc, false)
+	if n.typeArg {
+		c.typ = n.typ
+	}
+	for _, k := range n.child {
+		c.child = append(c.child, copyTree(k, c))
+	}
+	return c
 }
 
 // enclosingFunc is the function declaration or literal around n, nil at
@@ -475,4 +508,20 @@ func deferTarget(f *frame, levels int) *frame {
 func pushDeferred(f *frame, levels int, val []reflect.Value) {
 	f = deferTarget(f, levels)
 	f.deferred = append([][]reflect.Value{val}, f.deferred...)
+}
+
+// defineLabels defines the labels of the statements of a block or of a
+// clause of a switch or select in sc, so they are defined when a branch
+// meets them. routelab patch: those of a clause were not (a forward goto
+// to one crashed the compiler).
+func defineLabels(sc *scope, n *node) {
+	for _, c := range n.child {
+		if c.kind != labeledStmt {
+			continue
+		}
+		label := c.child[0].ident
+		sym := &symbol{kind: labelSym, node: c, index: -1}
+		sc.sym[label] = sym
+		c.sym = sym
+	}
 }

@@ -389,3 +389,144 @@ func TestRoutelabRangeOverFuncErrors(t *testing.T) {
 		t.Errorf("got %v, %v, want 30", v, err)
 	}
 }
+
+// Package iter is Go's, compiled from source: Seq and Seq2, Pull and Pull2
+// (with a goroutine). A range over the result of a call of a generic
+// function takes the call's type (nodeType gave its argument's, a map).
+func TestRoutelabIterPackage(t *testing.T) {
+	got := runStdout(t, `package main
+
+import (
+	"fmt"
+	"iter"
+)
+
+func count(n int) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func pairs(m []string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		for i, s := range m {
+			if !yield(i, s) {
+				return
+			}
+		}
+	}
+}
+
+func main() {
+	for i := range count(3) {
+		fmt.Println(i)
+	}
+	for i, s := range pairs([]string{"a", "b"}) {
+		fmt.Println(i, s)
+	}
+	next, stop := iter.Pull(count(5))
+	v, ok := next()
+	fmt.Println(v, ok)
+	v, ok = next()
+	fmt.Println(v, ok)
+	stop()
+	v, ok = next()
+	fmt.Println(v, ok)
+	n2, s2 := iter.Pull2(pairs([]string{"x"}))
+	a, b, ok2 := n2()
+	fmt.Println(a, b, ok2)
+	a, b, ok2 = n2()
+	fmt.Println(a, b, ok2)
+	s2()
+}
+`)
+	want := `0
+1
+2
+0 a
+1 b
+0 true
+1 true
+0 false
+0 x true
+0  false
+`
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	got = runStdout(t, `package main
+
+import (
+	"fmt"
+	"iter"
+)
+
+func Keys[K comparable, V any](m map[K]V) iter.Seq[K] {
+	return func(yield func(K) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func All[E any](x []E) iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i, v := range x {
+			if !yield(i, v) {
+				return
+			}
+		}
+	}
+}
+
+func main() {
+	for k := range Keys(map[string]int{"a": 1}) {
+		fmt.Println(k)
+	}
+	for i, s := range All([]string{"x", "y"}) {
+		fmt.Print(i, s, " ")
+	}
+}
+`)
+	want = `a
+0x 1y `
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// A label in a clause of a select or switch is defined when a goto before
+// it is compiled (the compiler crashed on the forward goto).
+func TestRoutelabLabelsInClauses(t *testing.T) {
+	got := runStdout(t, `package main
+
+import "fmt"
+
+func main() {
+	select {
+	default:
+		goto L
+	L:
+		for i := 0; i < 2; i++ {
+			fmt.Println(i)
+		}
+	}
+	switch {
+	default:
+		goto M
+	M:
+		fmt.Println("m")
+	}
+}
+`)
+	want := "0\n1\nm\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
