@@ -28,8 +28,6 @@ var gaps = map[string]struct {
 		"cannot range over 4", "=> 6"},
 	passLoopVars: {[]string{"var fs []func() int\nfor i := 0; i < 3; i++ {\n\tfs = append(fs, func() int { return i })\n}\nfs[0]() + fs[1]()*10 + fs[2]()*100"},
 		"=> 333", "=> 210"},
-	passMapsKeys: {[]string{"import \"maps\"", "var ks []string\nfor k := range maps.Keys(map[string]int{\"a\": 1, \"b\": 2}) {\n\tks = append(ks, fmt.Sprint(k))\n}\nks"},
-		"=> [0 1]", "=> [a b]"},
 	passCompiledGenerics: {[]string{"import \"math/rand/v2\"", "rand.N(10)"},
 		"undefined: rand.N", "use rand.IntN"},
 	passGoroutineRecover: {[]string{"done := make(chan bool)\ngo func() {\n\tdefer close(done)\n\tpanic(\"lost\")\n}()\n<-done\n\"alive\""},

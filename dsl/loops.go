@@ -9,11 +9,6 @@ import (
 
 func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	rw.expr(sc, s.X)
-	if isSliceIter(s.X) && s.Key != nil && s.Value == nil && rw.on(passMapsKeys) {
-		// The prelude's maps.Keys and maps.Values return slices; Go 1.23's
-		// return iterators, whose single range variable is the element.
-		s.Value, s.Key = s.Key, &ast.Ident{NamePos: s.Key.Pos(), Name: "_"}
-	}
 	c, known := rw.ranges[s]
 	if !known {
 		c = rw.classOf(sc, s.X)
@@ -283,18 +278,4 @@ func renameIdent(n ast.Node, from, to string) {
 func isBlank(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "_"
-}
-
-// isSliceIter recognises maps.Keys(m) and maps.Values(m).
-func isSliceIter(e ast.Expr) bool {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	return ok && pkg.Name == "maps" && (sel.Sel.Name == "Keys" || sel.Sel.Name == "Values")
 }

@@ -455,8 +455,7 @@ func (cc *cellCheck) collectRanges(fset *token.FileSet) {
 		if !ok || tv.Type == nil {
 			return true
 		}
-		// Only integers: the cells' maps.Keys returns a slice where Go's
-		// returns an iterator.
+		// Only integers: the other ranges need no rewrite.
 		if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
 			cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
 		}
