@@ -133,7 +133,7 @@ func lowerRangeFunc(interp *Interpreter, sc *scope, n *node) (bool, error) {
 	x := r.child[len(r.child)-2]
 	t, err := nodeType(interp, sc, x)
 	params, ok := rangeFuncParams(t)
-	if (err != nil || !ok) && x.kind == callExpr {
+	if x.kind == callExpr && (err != nil || !ok && genericCallee(interp, sc, x)) {
 		// The type of a call of a generic function is known once the call
 		// is compiled (nodeType gives its argument's, for one).
 		t = compiledType(interp, sc, x)
@@ -215,6 +215,17 @@ func compiledType(interp *Interpreter, sc *scope, x *node) (t *itype) {
 		return nil
 	}
 	return c.typ
+}
+
+// genericCallee tells a call of a generic function.
+func genericCallee(interp *Interpreter, sc *scope, call *node) bool {
+	if f := call.child[0]; f.kind == identExpr {
+		if sym, _, ok := sc.lookup(f.ident); !ok || sym.kind == bltnSym {
+			return false
+		}
+	}
+	ft, err := nodeType(interp, sc, call.child[0])
+	return err == nil && ft != nil && isGeneric(ft)
 }
 
 // copyTree copies the tree n, with the types of the type arguments genAST
