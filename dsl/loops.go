@@ -57,15 +57,15 @@ func (rw *rewriter) rangeInt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	inner := newScope(sc)
 	inner.define(s.Key, intClass)
 	rw.body(inner, s.Body)
-	if key, ok := s.Key.(*ast.Ident); ok && key.Name != "_" {
+	if s.Key != nil && !isBlank(s.Key) {
+		// With =, the key may be any operand (s.x, a[f()]), evaluated at
+		// each iteration as Go's assignment of the iteration value is.
 		tok := token.DEFINE
 		if s.Tok == token.ASSIGN {
 			tok = token.ASSIGN
 		}
-		copyKey := &ast.AssignStmt{Lhs: []ast.Expr{key}, TokPos: pos, Tok: tok, Rhs: []ast.Expr{id(i)}}
+		copyKey := &ast.AssignStmt{Lhs: []ast.Expr{s.Key}, TokPos: pos, Tok: tok, Rhs: []ast.Expr{id(i)}}
 		s.Body.List = append([]ast.Stmt{copyKey}, s.Body.List...)
-	} else if s.Key != nil && !isBlank(s.Key) {
-		rw.fail(s.Key.Pos(), "range over an integer assigns to %s: only a variable name is supported here", exprString(s.Key))
 	}
 	loop := &ast.ForStmt{
 		For:  pos,
