@@ -54,6 +54,7 @@ func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
 		}
 		if !a.typ.untyped {
 			unifyType(p, a.typ, bind)
+			instanceArgs(ft, i, a.typ, bind)
 			continue
 		}
 		if p.cat == genericT {
@@ -79,6 +80,48 @@ func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
 		}
 	}
 	return bind
+}
+
+// instanceArgs binds the type parameters that are the type arguments of
+// parameter i of ft, an instance of a generic type (s Seq[V]), to those of
+// the argument's type a (Seq[int] binds V to int): the parameter's type is
+// the generic type itself, whose structure tells nothing.
+func instanceArgs(ft *itype, i int, a *itype, bind map[string]*itype) {
+	tn := paramTypeNode(ft, i)
+	if a.targs == nil || ft.node.child[0].kind != fieldList || tn == nil || (tn.kind != indexExpr && tn.kind != indexListExpr) {
+		return
+	}
+	params := map[string]bool{}
+	for _, field := range ft.node.child[0].child {
+		for _, id := range field.child[:len(field.child)-1] {
+			params[id.ident] = true
+		}
+	}
+	for j, e := range tn.child[1:] {
+		if j < len(a.targs) && e.kind == identExpr && params[e.ident] && bind[e.ident] == nil {
+			bind[e.ident] = a.targs[j]
+		}
+	}
+}
+
+// paramTypeNode is the type expression of parameter i of the generic
+// function type ft, nil for a variadic one or when ft has no syntax.
+func paramTypeNode(ft *itype, i int) *node {
+	if ft.node == nil || ft.node.kind != funcType || len(ft.node.child) < 2 {
+		return nil
+	}
+	k := 0
+	for _, field := range ft.node.child[1].child {
+		names := len(field.child) - 1
+		if names == 0 {
+			names = 1
+		}
+		if i < k+names {
+			return field.lastChild()
+		}
+		k += names
+	}
+	return nil
 }
 
 // untypedRank orders the default types of untyped constants: a mix of

@@ -530,3 +530,59 @@ func main() {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A type parameter that is a type argument of a parameter's generic type
+// (s Seq[T], s iter.Seq2[K, V]) is inferred from the argument's instance
+// (it was "cannot infer T").
+func TestRoutelabInferFromGenericTypeInstance(t *testing.T) {
+	got := runStdout(t, `package main
+
+import (
+	"fmt"
+	"iter"
+)
+
+type Seq[V any] func(yield func(V) bool)
+
+func count(n int) Seq[int] {
+	return func(yield func(int) bool) {
+		for i := 0; i < n; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+func pairs() iter.Seq2[string, float64] {
+	return func(yield func(string, float64) bool) { _ = yield("a", 1.5) && yield("b", 2) }
+}
+
+func Sum[T int | float64](s Seq[T]) T {
+	var t T
+	for v := range s {
+		t += v
+	}
+	return t
+}
+
+func Values[K comparable, V any](s iter.Seq2[K, V]) []V {
+	var r []V
+	for _, v := range s {
+		r = append(r, v)
+	}
+	return r
+}
+
+func main() {
+	fmt.Println(Sum(count(5)))
+	fmt.Println(Values(pairs()))
+}
+`)
+	want := `10
+[1.5 2]
+`
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
