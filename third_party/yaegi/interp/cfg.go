@@ -2468,6 +2468,13 @@ func compDefineX(sc *scope, n *node) error {
 			for i := 0; i < funtype.rtype.NumOut(); i++ {
 				types = append(types, valueTOf(funtype.rtype.Out(i)))
 			}
+		} else if isGeneric(funtype) {
+			// routelab patch: the results of a generic function called
+			// at the top level (a, b := two(1)) have its type arguments
+			// (they were its type parameters: "nil reflect type").
+			if types, err = genericCallResults(n.interp, sc, src, funtype); err != nil {
+				return err
+			}
 		} else {
 			types = funtype.ret
 		}

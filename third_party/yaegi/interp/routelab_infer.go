@@ -30,6 +30,29 @@ func genericCallType(interp *Interpreter, sc *scope, call *node, ft *itype, seen
 	return t, nil
 }
 
+// genericCallResults returns the types of the results of call, a call of
+// the generic function of type ft.
+func genericCallResults(interp *Interpreter, sc *scope, call *node, ft *itype) ([]*itype, error) {
+	args := make([]typedArg, len(call.child)-1)
+	for i, a := range call.child[1:] {
+		at, err := nodeType(interp, sc, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = typedArg{at, a.rval}
+	}
+	bind := inferTypeArgs(sc, ft, args)
+	types := make([]*itype, len(ft.ret))
+	for i, r := range ft.ret {
+		t, name := substType(r, bind)
+		if name != "" {
+			return nil, call.cfgErrorf("cannot infer %s", name)
+		}
+		types[i] = t
+	}
+	return types, nil
+}
+
 // typedArg is an argument of a call: its type and, for a constant, its value.
 type typedArg struct {
 	typ *itype

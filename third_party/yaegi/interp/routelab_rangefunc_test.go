@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/traefik/yaegi/interp"
+	"github.com/traefik/yaegi/stdlib"
 )
 
 // A range over a function (Go 1.23) runs as Go's: break, continue, return
@@ -583,6 +584,35 @@ func main() {
 [1.5 2]
 `
 	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// a, b := f(x) at the top level with a generic f declares a and b with
+// f's results for the inferred type arguments (they had its type
+// parameters: "nil reflect type"), iter.Pull's next and stop too.
+func TestRoutelabGenericMultiResultAtTopLevel(t *testing.T) {
+	var out strings.Builder
+	i := interp.New(interp.Options{Stdout: &out})
+	if err := i.Use(stdlib.Symbols()); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{
+		`import ("fmt"; "iter")`,
+		`func two[T any](x T) (T, []T) { return x, []T{x, x} }`,
+		`a, b := two("s")`,
+		`fmt.Println(a, b)`,
+		`func seq(yield func(int) bool) { _ = yield(1) && yield(2) }`,
+		`next, stop := iter.Pull(seq)`,
+		`fmt.Println(next())`,
+		`stop()`,
+		`fmt.Println(next())`,
+	} {
+		if _, err := i.Eval(src); err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+	}
+	if got, want := out.String(), "s [s s]\n1 true\n0 false\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
