@@ -23,6 +23,9 @@ func genericCallType(interp *Interpreter, sc *scope, call *node, ft *itype, seen
 		args[i] = typedArg{at, a.rval}
 	}
 	bind := inferTypeArgs(sc, ft, args)
+	if t := instanceResult(interp, sc, ft, 0, bind); t != nil {
+		return t, nil
+	}
 	t, name := substType(ft.ret[0], bind)
 	if name != "" {
 		return nil, call.cfgErrorf("cannot infer %s", name)
@@ -44,6 +47,10 @@ func genericCallResults(interp *Interpreter, sc *scope, call *node, ft *itype) (
 	bind := inferTypeArgs(sc, ft, args)
 	types := make([]*itype, len(ft.ret))
 	for i, r := range ft.ret {
+		if t := instanceResult(interp, sc, ft, i, bind); t != nil {
+			types[i] = t
+			continue
+		}
 		t, name := substType(r, bind)
 		if name != "" {
 			return nil, call.cfgErrorf("cannot infer %s", name)
@@ -51,6 +58,42 @@ func genericCallResults(interp *Interpreter, sc *scope, call *node, ft *itype) (
 		types[i] = t
 	}
 	return types, nil
+}
+
+// instanceResult is result i of the generic function type ft when it is an
+// instance of a generic type (iter.Seq2[int, E]): its expression evaluated
+// with the type parameters bound (substType cannot instantiate it: "cannot
+// infer Seq2"); nil when it is not one or does not evaluate.
+func instanceResult(interp *Interpreter, sc *scope, ft *itype, i int, bind map[string]*itype) *itype {
+	if ft.ret[i].cat != genericT || ft.node == nil || ft.node.kind != funcType || len(ft.node.child) < 3 {
+		return nil
+	}
+	var rn *node
+	k := 0
+	for _, field := range ft.node.child[2].child {
+		names := max(len(field.child)-1, 1)
+		if i < k+names {
+			rn = field.lastChild()
+			break
+		}
+		k += names
+	}
+	if rn == nil || (rn.kind != indexExpr && rn.kind != indexListExpr) {
+		return nil
+	}
+	dsc := sc
+	if ft.scope != nil {
+		dsc = ft.scope
+	}
+	tsc := dsc.pushBloc()
+	for name, b := range bind {
+		tsc.sym[name] = &symbol{kind: typeSym, typ: b}
+	}
+	t, err := nodeType(interp, tsc, copyTree(rn, rn.anc))
+	if err != nil || t == nil || t.incomplete || t.cat == genericT {
+		return nil
+	}
+	return t
 }
 
 // typedArg is an argument of a call: its type and, for a constant, its value.

@@ -590,7 +590,9 @@ func main() {
 
 // a, b := f(x) at the top level with a generic f declares a and b with
 // f's results for the inferred type arguments (they had its type
-// parameters: "nil reflect type"), iter.Pull's next and stop too.
+// parameters: "nil reflect type"), iter.Pull's next and stop too; a result
+// that is an instance of a generic type is instantiated ("cannot infer
+// Seq2").
 func TestRoutelabGenericMultiResultAtTopLevel(t *testing.T) {
 	var out strings.Builder
 	i := interp.New(interp.Options{Stdout: &out})
@@ -607,12 +609,15 @@ func TestRoutelabGenericMultiResultAtTopLevel(t *testing.T) {
 		`fmt.Println(next())`,
 		`stop()`,
 		`fmt.Println(next())`,
+		`func All[E any](x []E) iter.Seq2[int, E] { return func(yield func(int, E) bool) { _ = yield(0, x[0]) } }`,
+		`s := All([]string{"z"})`,
+		`for i, v := range s { fmt.Println(i, v) }`,
 	} {
 		if _, err := i.Eval(src); err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
 	}
-	if got, want := out.String(), "s [s s]\n1 true\n0 false\n"; got != want {
+	if got, want := out.String(), "s [s s]\n1 true\n0 false\n0 z\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
