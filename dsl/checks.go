@@ -69,9 +69,6 @@ func (s *Session) checkImports(u *unit, imports map[string]string) error {
 }
 
 func unavailable(p string) string {
-	if p == "iter" {
-		return `package "iter" is not available: cells cannot range over functions; here maps.Keys and maps.Values return slices, and slices.Collect/slices.Sorted take slices`
-	}
 	return fmt.Sprintf("package %q is not available in cells: the standard library and the session's libraries are; other packages must be compiled in as libraries", p)
 }
 

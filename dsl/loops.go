@@ -9,21 +9,11 @@ import (
 
 func (rw *rewriter) rangeStmt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	rw.expr(sc, s.X)
-	if isSliceIter(s.X) && s.Key != nil && s.Value == nil && rw.on(passMapsKeys) {
-		// The prelude's maps.Keys and maps.Values return slices; Go 1.23's
-		// return iterators, whose single range variable is the element.
-		s.Value, s.Key = s.Key, &ast.Ident{NamePos: s.Key.Pos(), Name: "_"}
-	}
 	c, known := rw.ranges[s]
 	if !known {
 		c = rw.classOf(sc, s.X)
 	}
 	switch c {
-	case funcClass:
-		if rw.on(passRangeFunc) {
-			rw.fail(s.X.Pos(), "range over a function (%s) is not supported in cells: call it with a yield function instead, e.g. seq(func(v T) bool { ...; return true })", exprString(s.X))
-			return []ast.Stmt{s}
-		}
 	case intClass:
 		if rw.on(passRangeInt) {
 			return rw.rangeInt(sc, s)
@@ -67,15 +57,15 @@ func (rw *rewriter) rangeInt(sc *scope, s *ast.RangeStmt) []ast.Stmt {
 	inner := newScope(sc)
 	inner.define(s.Key, intClass)
 	rw.body(inner, s.Body)
-	if key, ok := s.Key.(*ast.Ident); ok && key.Name != "_" {
+	if s.Key != nil && !isBlank(s.Key) {
+		// With =, the key may be any operand (s.x, a[f()]), evaluated at
+		// each iteration as Go's assignment of the iteration value is.
 		tok := token.DEFINE
 		if s.Tok == token.ASSIGN {
 			tok = token.ASSIGN
 		}
-		copyKey := &ast.AssignStmt{Lhs: []ast.Expr{key}, TokPos: pos, Tok: tok, Rhs: []ast.Expr{id(i)}}
+		copyKey := &ast.AssignStmt{Lhs: []ast.Expr{s.Key}, TokPos: pos, Tok: tok, Rhs: []ast.Expr{id(i)}}
 		s.Body.List = append([]ast.Stmt{copyKey}, s.Body.List...)
-	} else if s.Key != nil && !isBlank(s.Key) {
-		rw.fail(s.Key.Pos(), "range over an integer assigns to %s: only a variable name is supported here", exprString(s.Key))
 	}
 	loop := &ast.ForStmt{
 		For:  pos,
@@ -288,18 +278,4 @@ func renameIdent(n ast.Node, from, to string) {
 func isBlank(e ast.Expr) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == "_"
-}
-
-// isSliceIter recognises maps.Keys(m) and maps.Values(m).
-func isSliceIter(e ast.Expr) bool {
-	call, ok := e.(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	pkg, ok := sel.X.(*ast.Ident)
-	return ok && pkg.Name == "maps" && (sel.Sel.Name == "Keys" || sel.Sel.Name == "Values")
 }

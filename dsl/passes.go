@@ -23,12 +23,6 @@ var passes = []pass{
 	{name: passLoopVars,
 		gap: "loop variables are shared by all iterations (closures and pointers see the last value), as before Go 1.22",
 		fix: "each iteration gets its own copy when a closure or pointer captures it"},
-	{name: passMapsKeys,
-		gap: "maps.Keys and maps.Values return slices here (the session's versions), so for k := range maps.Keys(m) would give indices",
-		fix: "the single range variable takes the elements, as with Go's iterators"},
-	{name: passRangeFunc,
-		gap: "range over a function (Go 1.23 iterators) does not compile",
-		fix: "refused with a message saying how to call the function with a yield function"},
 	{name: passCompiledGenerics,
 		gap: "generic functions of compiled packages (rand.N) are not in the symbol tables: the name is undefined",
 		fix: "refused with the non-generic functions to use instead"},
@@ -42,8 +36,6 @@ const (
 	passTypeParams       = "type-params"
 	passRangeInt         = "range-int"
 	passLoopVars         = "loop-vars"
-	passMapsKeys         = "maps-keys-range"
-	passRangeFunc        = "range-func"
 	passCompiledGenerics = "compiled-generics"
 	passGoroutineRecover = "goroutine-recover"
 )

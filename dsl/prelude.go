@@ -102,11 +102,13 @@ func _rl_goPanic(r any) { _rl.GoPanic(r) }
 `
 
 // preludeSlices adds to yaegi's interpreted slices package the functions of
-// Go's slices/sort.go it lacks, plus Collect and Sorted over slices (Go's
-// take iterators, which yaegi v0.16.1 cannot range over).
+// Go's slices/sort.go and slices/iter.go it lacks. The iterators they take
+// are declared as function types: the interpreter infers type arguments
+// from those only.
 const preludeSlices = `package slices
 
 import (
+	"iter"
 	"sort"
 
 	_rl "` + runtimePath + `"
@@ -214,34 +216,168 @@ func BinarySearch[E _rl_ordered](x []E, target E) (int, bool) {
 	return i, i < len(x) && x[i] == target
 }
 
-// Collect returns a copy of x. (Go's Collect takes an iterator; here,
-// maps.Keys and maps.Values return slices.)
-func Collect[E any](x []E) []E { return append([]E(nil), x...) }
+// All returns an iterator over the indexes and values of x.
+func All[E any](x []E) iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i, v := range x {
+			if !yield(i, v) {
+				return
+			}
+		}
+	}
+}
 
-// Sorted returns a sorted copy of x. (Go's Sorted takes an iterator.)
-func Sorted[E _rl_ordered](x []E) []E {
-	c := append([]E(nil), x...)
-	_rl.Sort(c)
-	return c
+// Values returns an iterator over the values of x.
+func Values[E any](x []E) iter.Seq[E] {
+	return func(yield func(E) bool) {
+		for _, v := range x {
+			if !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// Backward returns an iterator over the indexes and values of x, from the
+// last to the first.
+func Backward[E any](x []E) iter.Seq2[int, E] {
+	return func(yield func(int, E) bool) {
+		for i := len(x) - 1; i >= 0; i-- {
+			if !yield(i, x[i]) {
+				return
+			}
+		}
+	}
+}
+
+// AppendSeq appends the values of seq to x and returns the result.
+func AppendSeq[E any](x []E, seq func(yield func(E) bool)) []E {
+	for v := range seq {
+		x = append(x, v)
+	}
+	return x
+}
+
+// Collect returns the values of seq in a new slice.
+func Collect[E any](seq func(yield func(E) bool)) []E {
+	var r []E
+	for v := range seq {
+		r = append(r, v)
+	}
+	return r
+}
+
+// Sorted returns the values of seq in a new slice, sorted.
+func Sorted[E _rl_ordered](seq func(yield func(E) bool)) []E {
+	r := Collect(seq)
+	_rl.Sort(r)
+	return r
+}
+
+// SortedFunc returns the values of seq in a new slice, sorted as
+// determined by cmp.
+func SortedFunc[E any](seq func(yield func(E) bool), cmp func(a, b E) int) []E {
+	r := Collect(seq)
+	SortFunc(r, cmp)
+	return r
+}
+
+// SortedStableFunc is SortedFunc keeping the order of equal values.
+func SortedStableFunc[E any](seq func(yield func(E) bool), cmp func(a, b E) int) []E {
+	r := Collect(seq)
+	SortStableFunc(r, cmp)
+	return r
+}
+
+// Chunk returns an iterator over consecutive sub-slices of up to n
+// elements of x; it panics if n is less than 1.
+func Chunk[E any](x []E, n int) iter.Seq[[]E] {
+	if n < 1 {
+		panic("cannot be less than 1")
+	}
+	return func(yield func([]E) bool) {
+		for i := 0; i < len(x); i += n {
+			end := min(n, len(x[i:]))
+			if !yield(x[i : i+end : i+end]) {
+				return
+			}
+		}
+	}
 }
 `
 
-// preludeMaps adds Keys and Values to yaegi's interpreted maps package and
-// replaces its Clone, which does not copy.
-// They return slices, in increasing key order when keys are ordered, so
-// cells iterate maps deterministically.
+// preludeMaps adds Go's maps/iter.go to yaegi's interpreted maps package
+// and replaces its Clone, which does not copy. Keys, Values and All go in
+// increasing key order when keys are numbers or strings (one of the orders
+// Go may give), so cells iterate maps deterministically.
 const preludeMaps = `package maps
 
-import _rl "` + runtimePath + `"
+import (
+	"iter"
 
-// Keys returns the keys of m, sorted when they are numbers or strings.
-func Keys[K comparable, V any](m map[K]V) []K {
+	_rl "` + runtimePath + `"
+)
+
+// keys returns the keys of m, sorted when they are numbers or strings.
+func keys[K comparable, V any](m map[K]V) []K {
 	r := make([]K, 0, len(m))
 	for k := range m {
 		r = append(r, k)
 	}
 	_rl.SortKeys(r)
 	return r
+}
+
+// Keys returns an iterator over the keys of m, sorted when they are
+// numbers or strings.
+func Keys[K comparable, V any](m map[K]V) iter.Seq[K] {
+	return func(yield func(K) bool) {
+		for _, k := range keys(m) {
+			// A key deleted by the loop is not yielded, as in Go (k != k: NaN).
+			if _, ok := m[k]; (ok || k != k) && !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Values returns an iterator over the values of m, in the order of Keys(m).
+func Values[K comparable, V any](m map[K]V) iter.Seq[V] {
+	return func(yield func(V) bool) {
+		for _, k := range keys(m) {
+			if v, ok := m[k]; ok && !yield(v) {
+				return
+			}
+		}
+	}
+}
+
+// All returns an iterator over the key-value pairs of m, in the order of
+// Keys(m).
+func All[K comparable, V any](m map[K]V) iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		for _, k := range keys(m) {
+			if v, ok := m[k]; ok && !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
+// Insert adds the key-value pairs of seq to m.
+func Insert[K comparable, V any](m map[K]V, seq func(yield func(K, V) bool)) {
+	for k, v := range seq {
+		m[k] = v
+	}
+}
+
+// Collect returns a new map of the key-value pairs of seq.
+func Collect[K comparable, V any](seq func(yield func(K, V) bool)) map[K]V {
+	m := map[K]V{}
+	for k, v := range seq {
+		m[k] = v
+	}
+	return m
 }
 
 // Clone returns a copy of m (yaegi's own returns m itself).
@@ -252,15 +388,6 @@ func Clone[K comparable, V any](m map[K]V) map[K]V {
 	r := make(map[K]V, len(m))
 	for k, v := range m {
 		r[k] = v
-	}
-	return r
-}
-
-// Values returns the values of m, in the order of Keys(m).
-func Values[K comparable, V any](m map[K]V) []V {
-	r := make([]V, 0, len(m))
-	for _, k := range Keys(m) {
-		r = append(r, m[k])
 	}
 	return r
 }

@@ -15,7 +15,7 @@ const reflectFunc = reflect.Func
 
 // genericSources are the standard packages yaegi provides as interpreted
 // (generic) source rather than compiled symbols.
-var genericSources = map[string]bool{"slices": true, "maps": true, "cmp": true}
+var genericSources = map[string]bool{"slices": true, "maps": true, "cmp": true, "iter": true}
 
 // packageName is the name a package is imported under by default.
 func (s *Session) packageName(p string) string {

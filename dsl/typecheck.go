@@ -455,13 +455,53 @@ func (cc *cellCheck) collectRanges(fset *token.FileSet) {
 		if !ok || tv.Type == nil {
 			return true
 		}
-		// Only integers: the cells' maps.Keys returns a slice where Go's
-		// returns an iterator.
-		if b, ok := tv.Type.Underlying().(*types.Basic); ok && b.Info()&types.IsInteger != 0 {
+		// Only integers: the other ranges need no rewrite.
+		if isInteger(tv.Type) {
 			cc.rangeClasses[cc.spanOf(fset, r.X)] = intClass
 		}
 		return true
 	})
+}
+
+// isInteger tells an integer type, or a type parameter whose constraint's
+// terms are all integers (its core type is one, as a range needs).
+func isInteger(t types.Type) bool {
+	if tp, ok := t.(*types.TypeParam); ok {
+		iface, ok := tp.Constraint().Underlying().(*types.Interface)
+		if !ok || iface.NumEmbeddeds() == 0 {
+			return false
+		}
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			if !integerTerms(iface.EmbeddedType(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+// integerTerms tells a constraint element whose terms are all integers.
+func integerTerms(t types.Type) bool {
+	if iface, ok := t.Underlying().(*types.Interface); ok {
+		for i := 0; i < iface.NumEmbeddeds(); i++ {
+			if !integerTerms(iface.EmbeddedType(i)) {
+				return false
+			}
+		}
+		return iface.NumEmbeddeds() > 0
+	}
+	u, ok := t.(*types.Union)
+	if !ok {
+		return isInteger(t)
+	}
+	for i := 0; i < u.Len(); i++ {
+		if !isInteger(u.Term(i).Type()) {
+			return false
+		}
+	}
+	return true
 }
 
 // inferred is a use of a generic function and the type arguments Go

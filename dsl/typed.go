@@ -485,11 +485,55 @@ func (t *goTyper) typedDefine(st *ast.AssignStmt) {
 		if !ok || id.Name == "_" {
 			continue
 		}
+		if t.iteratorInstance(id) && t.packageCall(st.Rhs[i]) {
+			// The interpreter takes (iter.Seq[int])(e) for a call; it
+			// types the result of a package's generic call itself
+			// (maps.Keys(m), slices.Values(s)).
+			continue
+		}
 		if x := t.typeExpr(id); x != nil {
 			r := st.Rhs[i]
 			st.Rhs[i] = &ast.CallExpr{Fun: &ast.ParenExpr{Lparen: r.Pos(), X: x, Rparen: r.Pos()}, Lparen: r.Pos(), Args: []ast.Expr{r}, Rparen: r.End() - 1}
 		}
 	}
+}
+
+// iteratorInstance tells a variable whose type is an instance of a generic
+// function type (iter.Seq[int], iter.Seq2[K, V]).
+func (t *goTyper) iteratorInstance(id *ast.Ident) bool {
+	sp, ok := t.at(id)
+	if !ok {
+		return false
+	}
+	n, ok := t.cc.defs[sp].(*types.Named)
+	if !ok || n.TypeArgs().Len() == 0 {
+		return false
+	}
+	_, isFunc := n.Underlying().(*types.Signature)
+	return isFunc
+}
+
+// packageCall tells a call of an imported or standard package's function.
+func (t *goTyper) packageCall(e ast.Expr) bool {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	for _, name := range t.names {
+		if name == pkg.Name {
+			return true
+		}
+	}
+	_, std := stdIndex()[pkg.Name] // imported on its first use
+	return std
 }
 
 // typeExpr is the type the check gave to the variable id declares, as an

@@ -25,6 +25,8 @@ var _ = lazily(func() {
 		"PairedMetricKeys":        reflect.ValueOf(experiment.PairedMetricKeys),
 		"PairedT":                 reflect.ValueOf(experiment.PairedT),
 		"ParseStudy":              reflect.ValueOf(experiment.ParseStudy),
+		"ProgressLine":            reflect.ValueOf(experiment.ProgressLine),
+		"ProgressTotals":          reflect.ValueOf(experiment.ProgressTotals),
 		"RateSweep":               reflect.ValueOf(experiment.RateSweep),
 		"RunStudy":                reflect.ValueOf(experiment.RunStudy),
 		"RunStudyDevelopment":     reflect.ValueOf(experiment.RunStudyDevelopment),

@@ -228,15 +228,7 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 			// Pre-define symbols for labels defined in this block, so we are sure that
 			// they are already defined when met.
 			// TODO(marc): labels must be stored outside of symbols to avoid collisions.
-			for _, c := range n.child {
-				if c.kind != labeledStmt {
-					continue
-				}
-				label := c.child[0].ident
-				sym := &symbol{kind: labelSym, node: c, index: -1}
-				sc.sym[label] = sym
-				c.sym = sym
-			}
+			defineLabels(sc, n)
 			// If block is the body of a function, get declared variables in current scope.
 			// This is done in order to add the func signature symbols into sc.sym,
 			// as we will need them in post-processing.
@@ -268,6 +260,9 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case caseClause:
 			sc = sc.pushBloc()
+			if len(n.child) > 0 && n.lastChild().kind == caseBody {
+				defineLabels(sc, n.lastChild())
+			}
 			if sn := n.anc.anc; sn.kind == typeSwitch && sn.child[1].action == aAssign {
 				// Type switch clause with a var defined in switch guard.
 				var typ *itype
@@ -297,9 +292,11 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 
 		case commClauseDefault:
 			sc = sc.pushBloc()
+			defineLabels(sc, n)
 
 		case commClause:
 			sc = sc.pushBloc()
+			defineLabels(sc, n)
 			// case x := <-c: declares x, case x = <-c: assigns it (routelab
 			// patch: it declared a new x too, and the received value was lost).
 			if len(n.child) > 0 && n.child[0].action == aAssign && n.child[0].kind == defineStmt {
@@ -429,7 +426,21 @@ func (interp *Interpreter) cfg(root *node, sc *scope, importPath, pkgName string
 				}
 			}
 
-		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7, forRangeStmt:
+		case forRangeStmt:
+			// routelab patch: a range over a function becomes a block.
+			var lowered bool
+			if lowered, err = lowerRangeFunc(interp, sc, n); err != nil {
+				return false
+			}
+			if lowered {
+				n.findex, n.val = -1, nil
+				sc = sc.pushBloc()
+				break
+			}
+			sc = sc.pushBloc()
+			sc.loop, sc.loopRestart = n, n.lastChild()
+
+		case forStmt0, forStmt1, forStmt2, forStmt3, forStmt4, forStmt5, forStmt6, forStmt7:
 			sc = sc.pushBloc()
 			sc.loop, sc.loopRestart = n, n.lastChild()
 
@@ -2483,6 +2494,13 @@ func compDefineX(sc *scope, n *node) error {
 			// Handle functions imported from runtime.
 			for i := 0; i < funtype.rtype.NumOut(); i++ {
 				types = append(types, valueTOf(funtype.rtype.Out(i)))
+			}
+		} else if isGeneric(funtype) {
+			// routelab patch: the results of a generic function called
+			// at the top level (a, b := two(1)) have its type arguments
+			// (they were its type parameters: "nil reflect type").
+			if types, err = genericCallResults(n.interp, sc, src, funtype); err != nil {
+				return err
 			}
 		} else {
 			types = funtype.ret

@@ -119,6 +119,7 @@ type frame struct {
 
 	root *frame          // global space
 	anc  *frame          // ancestor frame (caller space)
+	orig *frame          // for a clone, the frame cloned (routelab patch, see deferTarget)
 	data []reflect.Value // values
 
 	mutex     sync.RWMutex
@@ -150,7 +151,12 @@ func (f *frame) setrunid(id uint64) { atomic.StoreUint64(&f.id, id) }
 func (f *frame) clone() *frame {
 	f.mutex.RLock()
 	defer f.mutex.RUnlock()
+	orig := f
+	if f.orig != nil {
+		orig = f.orig
+	}
 	nf := &frame{
+		orig:      orig,
 		anc:       f.anc,
 		root:      f.root,
 		deferred:  f.deferred,

@@ -23,11 +23,77 @@ func genericCallType(interp *Interpreter, sc *scope, call *node, ft *itype, seen
 		args[i] = typedArg{at, a.rval}
 	}
 	bind := inferTypeArgs(sc, ft, args)
+	if t := instanceResult(interp, sc, ft, 0, bind); t != nil {
+		return t, nil
+	}
 	t, name := substType(ft.ret[0], bind)
 	if name != "" {
 		return nil, call.cfgErrorf("cannot infer %s", name)
 	}
 	return t, nil
+}
+
+// genericCallResults returns the types of the results of call, a call of
+// the generic function of type ft.
+func genericCallResults(interp *Interpreter, sc *scope, call *node, ft *itype) ([]*itype, error) {
+	args := make([]typedArg, len(call.child)-1)
+	for i, a := range call.child[1:] {
+		at, err := nodeType(interp, sc, a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = typedArg{at, a.rval}
+	}
+	bind := inferTypeArgs(sc, ft, args)
+	types := make([]*itype, len(ft.ret))
+	for i, r := range ft.ret {
+		if t := instanceResult(interp, sc, ft, i, bind); t != nil {
+			types[i] = t
+			continue
+		}
+		t, name := substType(r, bind)
+		if name != "" {
+			return nil, call.cfgErrorf("cannot infer %s", name)
+		}
+		types[i] = t
+	}
+	return types, nil
+}
+
+// instanceResult is result i of the generic function type ft when it is an
+// instance of a generic type (iter.Seq2[int, E]): its expression evaluated
+// with the type parameters bound (substType cannot instantiate it: "cannot
+// infer Seq2"); nil when it is not one or does not evaluate.
+func instanceResult(interp *Interpreter, sc *scope, ft *itype, i int, bind map[string]*itype) *itype {
+	if ft.ret[i].cat != genericT || ft.node == nil || ft.node.kind != funcType || len(ft.node.child) < 3 {
+		return nil
+	}
+	var rn *node
+	k := 0
+	for _, field := range ft.node.child[2].child {
+		names := max(len(field.child)-1, 1)
+		if i < k+names {
+			rn = field.lastChild()
+			break
+		}
+		k += names
+	}
+	if rn == nil || (rn.kind != indexExpr && rn.kind != indexListExpr) {
+		return nil
+	}
+	dsc := sc
+	if ft.scope != nil {
+		dsc = ft.scope
+	}
+	tsc := dsc.pushBloc()
+	for name, b := range bind {
+		tsc.sym[name] = &symbol{kind: typeSym, typ: b}
+	}
+	t, err := nodeType(interp, tsc, copyTree(rn, rn.anc))
+	if err != nil || t == nil || t.incomplete || t.cat == genericT {
+		return nil
+	}
+	return t
 }
 
 // typedArg is an argument of a call: its type and, for a constant, its value.
@@ -54,6 +120,7 @@ func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
 		}
 		if !a.typ.untyped {
 			unifyType(p, a.typ, bind)
+			instanceArgs(ft, i, a.typ, bind)
 			continue
 		}
 		if p.cat == genericT {
@@ -79,6 +146,48 @@ func inferTypeArgs(sc *scope, ft *itype, args []typedArg) map[string]*itype {
 		}
 	}
 	return bind
+}
+
+// instanceArgs binds the type parameters that are the type arguments of
+// parameter i of ft, an instance of a generic type (s Seq[V]), to those of
+// the argument's type a (Seq[int] binds V to int): the parameter's type is
+// the generic type itself, whose structure tells nothing.
+func instanceArgs(ft *itype, i int, a *itype, bind map[string]*itype) {
+	tn := paramTypeNode(ft, i)
+	if a.targs == nil || ft.node.child[0].kind != fieldList || tn == nil || (tn.kind != indexExpr && tn.kind != indexListExpr) {
+		return
+	}
+	params := map[string]bool{}
+	for _, field := range ft.node.child[0].child {
+		for _, id := range field.child[:len(field.child)-1] {
+			params[id.ident] = true
+		}
+	}
+	for j, e := range tn.child[1:] {
+		if j < len(a.targs) && e.kind == identExpr && params[e.ident] && bind[e.ident] == nil {
+			bind[e.ident] = a.targs[j]
+		}
+	}
+}
+
+// paramTypeNode is the type expression of parameter i of the generic
+// function type ft, nil for a variadic one or when ft has no syntax.
+func paramTypeNode(ft *itype, i int) *node {
+	if ft.node == nil || ft.node.kind != funcType || len(ft.node.child) < 2 {
+		return nil
+	}
+	k := 0
+	for _, field := range ft.node.child[1].child {
+		names := len(field.child) - 1
+		if names == 0 {
+			names = 1
+		}
+		if i < k+names {
+			return field.lastChild()
+		}
+		k += names
+	}
+	return nil
 }
 
 // untypedRank orders the default types of untyped constants: a mix of

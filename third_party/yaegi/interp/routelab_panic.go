@@ -49,13 +49,14 @@ func panicValue(v reflect.Value) any {
 // run by the function's own panic, it is not called by a deferred
 // function, and recovers nothing.
 func deferRecover(n *node, next bltn) {
+	levels := rangeFuncLevels(n)
 	n.exec = func(f *frame) bltn {
 		call := func() {
 			if f.recovered == nil && f.anc != nil {
 				f.anc.recovered = nil
 			}
 		}
-		f.deferred = append([][]reflect.Value{{reflect.ValueOf(call)}}, f.deferred...)
+		pushDeferred(f, levels, []reflect.Value{reflect.ValueOf(call)})
 		return next
 	}
 }

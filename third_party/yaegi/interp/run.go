@@ -1068,8 +1068,15 @@ func _recover(n *node) {
 	}
 	dest := genValue(n)
 
+	levels := 0
+	if fn := enclosingFunc(n); fn != nil {
+		levels = rangeFuncLevels(fn)
+	}
 	n.exec = func(f *frame) bltn {
-		if f.anc.recovered == nil {
+		// routelab patch: a function deferred in the body of a range over
+		// a function recovers the panic of the function around the loop.
+		pf := deferTarget(f.anc, levels)
+		if pf.recovered == nil {
 			// TODO(mpl): maybe we don't need that special case, and we're just forgetting to unwrap the valueInterface somewhere else.
 			if isEmptyInterface(n.typ) {
 				return tnext
@@ -1079,11 +1086,11 @@ func _recover(n *node) {
 		}
 
 		if isEmptyInterface(n.typ) {
-			dest(f).Set(reflect.ValueOf(f.anc.recovered))
+			dest(f).Set(reflect.ValueOf(pf.recovered))
 		} else {
-			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(f.anc.recovered)}))
+			dest(f).Set(reflect.ValueOf(valueInterface{n, reflect.ValueOf(pf.recovered)}))
 		}
-		f.anc.recovered = nil
+		pf.recovered = nil
 		return tnext
 	}
 }
@@ -1097,6 +1104,7 @@ func _panic(n *node) {
 }
 
 func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn func([]reflect.Value) []reflect.Value) {
+	levels := rangeFuncLevels(n)
 	next := getExec(n.tnext)
 
 	if n.anc.kind == deferStmt {
@@ -1114,7 +1122,7 @@ func genBuiltinDeferWrapper(n *node, in, out []func(*frame) reflect.Value, fn fu
 
 			funcType := reflect.FuncOf(inTypes, outTypes, false)
 			val[0] = reflect.MakeFunc(funcType, fn)
-			f.deferred = append([][]reflect.Value{val}, f.deferred...)
+			pushDeferred(f, levels, val)
 			return next
 		}
 		return
@@ -1464,6 +1472,7 @@ func call(n *node) {
 	}
 
 	if n.anc.kind == deferStmt {
+		levels := rangeFuncLevels(n)
 		// Store function call in frame for deferred execution.
 		if c0.kind == identExpr && c0.sym != nil && c0.sym.kind == varSym {
 			// A variable: the function value it holds when the defer runs
@@ -1489,7 +1498,7 @@ func call(n *node) {
 				// (defer f(v) in a loop that changes v).
 				val[i+1] = copyValue(v(f))
 			}
-			f.deferred = append([][]reflect.Value{val}, f.deferred...)
+			pushDeferred(f, levels, val)
 			return tnext
 		}
 		return
@@ -1830,6 +1839,7 @@ func callBin(n *node) {
 
 	switch {
 	case n.anc.kind == deferStmt:
+		levels := rangeFuncLevels(n)
 		// Store function call in frame for deferred execution.
 		n.exec = func(f *frame) bltn {
 			val := make([]reflect.Value, l+1)
@@ -1837,7 +1847,7 @@ func callBin(n *node) {
 			for i, v := range values {
 				val[i+1] = copyValue(getBinValue(getMapType, v, f))
 			}
-			f.deferred = append([][]reflect.Value{val}, f.deferred...)
+			pushDeferred(f, levels, val)
 			return tnext
 		}
 	case n.anc.kind == goStmt:

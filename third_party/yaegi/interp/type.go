@@ -122,6 +122,7 @@ type itype struct {
 	val          *itype        // Type of value element if chanT, chanSendT, chanRecvT, mapT, ptrT, linkedT, arrayT, sliceT, variadicT or genericT
 	recv         *itype        // Receiver type for funcT or nil
 	arg          []*itype      // Argument types if funcT or nil
+	targs        []*itype      // for an instance of a generic type literal, its type arguments (routelab patch, see instanceArgs)
 	ret          []*itype      // Return types if funcT or nil
 	ptr          *itype        // Pointer to this type. Might be nil
 	method       []*node       // Associated methods or nil
@@ -1201,6 +1202,7 @@ func genType(interp *Interpreter, sc *scope, name string, lt *itype, types []*it
 				t.str = t.path + "." + t.name
 			}
 		}
+		t.targs = types
 	}
 	lt.instance = append(lt.instance, t)
 	// Add generated symbol in the scope of generic source and user.

@@ -8,6 +8,9 @@ import _ "embed"
 //go:embed go1_22_cmp_cmp.go.txt
 var cmpSource string
 
+//go:embed go1_22_iter_iter.go.txt
+var iterSource string
+
 //go:embed go1_22_maps_maps.go.txt
 var mapsSource string
 
@@ -31,6 +34,7 @@ var syncAtomicSource string
 // Sources contains the list of generic packages source strings.
 var Sources = [...]string{
 	cmpSource,
+	iterSource, // routelab patch: Go's iter
 	mapsSource,
 	slicesSource,
 	// FIXME(marc): support the following.
