@@ -21,6 +21,9 @@ func (s *Session) execute(r *cellRun, prog *interp.Program) (err error) {
 		}
 	}()
 	_, ended, err := s.in.ExecuteWithContextEnd(r.evalCtx, prog)
+	if errors.Is(err, interp.ErrGoexit) && s.script {
+		err = s.afterMainGoexit(r, err)
+	}
 	if r.evalCtx.Err() != nil {
 		// The interpreter was stopped: its goroutine ends at its next
 		// check, and must not run on into the next cell (top-level code
@@ -32,6 +35,28 @@ func (s *Session) execute(r *cellRun, prog *interp.Program) (err error) {
 		}
 	}
 	return err
+}
+
+// afterMainGoexit is what a script's main goroutine ending in
+// runtime.Goexit (err) leads to, as in Go: the script's other goroutines
+// run on until one of them ends it (os.Exit, a panic: both interrupt the
+// cell) or none is left, which Go reports as a deadlock. Goroutines blocked
+// for ever keep it waiting, where Go would report the deadlock too; an
+// interrupt ends the wait.
+func (s *Session) afterMainGoexit(r *cellRun, err error) error {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for s.goLive.Load() > 0 {
+		select {
+		case <-r.ctx.Done():
+			return err
+		case <-tick.C:
+		}
+	}
+	if r.ctx.Err() != nil {
+		return err
+	}
+	return &cellError{Msg: "fatal error: no goroutines (main called runtime.Goexit) - deadlock!"}
 }
 
 // instrument records, before each top-level statement of a chunk, where it

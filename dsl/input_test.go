@@ -3,6 +3,7 @@ package dsl_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,46 @@ func TestInterruptWhileWaitingForInput(t *testing.T) {
 	}
 	if got := run(t, s, "kept"); got != "3" {
 		t.Errorf("kept = %s after the interrupt", got)
+	}
+}
+
+// A script whose main goroutine ends in runtime.Goexit goes on as a Go
+// program does: another goroutine's os.Exit ends it with its code, and with
+// none left it is Go's deadlock error.
+func TestScriptMainGoexit(t *testing.T) {
+	script := func(src string) (string, error) {
+		s, err := dsl.New(dsl.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		var out bytes.Buffer
+		err = s.RunScript(context.Background(), src, &out, &out)
+		return out.String(), err
+	}
+	out, err := script(`package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+)
+
+func main() {
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		fmt.Println("the other goroutine ends it")
+		os.Exit(3)
+	}()
+	runtime.Goexit()
+}`)
+	var exit *dsl.ExitError
+	if !errors.As(err, &exit) || exit.Code != 3 || out != "the other goroutine ends it\n" {
+		t.Errorf("Goexit, then os.Exit(3) in a goroutine: %q, %v; want the goroutine's line and exit status 3", out, err)
+	}
+	_, err = script("package main\n\nimport \"runtime\"\n\nfunc main() { runtime.Goexit() }")
+	if err == nil || !strings.Contains(err.Error(), "no goroutines (main called runtime.Goexit) - deadlock!") {
+		t.Errorf("Goexit with no other goroutine: %v, want Go's deadlock error", err)
 	}
 }

@@ -136,10 +136,13 @@ func prependCopies(body *ast.BlockStmt, pairs []*ast.Ident) {
 // statement would.
 func (rw *rewriter) goStmt(s *ast.GoStmt) []ast.Stmt {
 	pos := s.Go
-	guard := synthStmt("defer func() { if r := recover(); r != nil { _rl_goPanic(r) } }()", pos)
+	guard := synthStmt("defer func() { _rl_goLive(-1); if r := recover(); r != nil { _rl_goPanic(r) } }()", pos)
+	// Counted where it starts, so that a script whose main goroutine ends
+	// in runtime.Goexit knows whether any is left (execute.go).
+	started := synthStmt("_rl_goLive(1)", pos)
 	if fl, ok := s.Call.Fun.(*ast.FuncLit); ok {
 		fl.Body.List = append([]ast.Stmt{guard}, fl.Body.List...)
-		return []ast.Stmt{s}
+		return []ast.Stmt{&ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{started, s}, Rbrace: pos}}
 	}
 	var hoisted []ast.Stmt
 	if sel, ok := s.Call.Fun.(*ast.SelectorExpr); ok {
@@ -169,10 +172,7 @@ func (rw *rewriter) goStmt(s *ast.GoStmt) []ast.Stmt {
 		Body: &ast.BlockStmt{Lbrace: pos, List: []ast.Stmt{guard, &ast.ExprStmt{X: s.Call}}, Rbrace: s.Call.End()},
 	}
 	s.Call = &ast.CallExpr{Fun: lit, Lparen: pos, Rparen: pos}
-	if len(hoisted) == 0 {
-		return []ast.Stmt{s}
-	}
-	return []ast.Stmt{&ast.BlockStmt{Lbrace: pos, List: append(hoisted, s), Rbrace: pos}}
+	return []ast.Stmt{&ast.BlockStmt{Lbrace: pos, List: append(hoisted, started, s), Rbrace: pos}}
 }
 
 // synthStmt parses one statement and moves all of its positions to pos, so

@@ -99,6 +99,8 @@ func displaySVG(svg string) { _rl.DisplayMIME("image/svg+xml", svg) }
 func clearOutput(wait bool) { _rl.ClearOutput(wait) }
 
 func _rl_goPanic(r any) { _rl.GoPanic(r) }
+
+func _rl_goLive(d int) { _rl.GoLive(d) }
 `
 
 // preludeSlices adds to yaegi's interpreted slices package the functions of

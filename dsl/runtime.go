@@ -62,6 +62,7 @@ func (s *Session) runtimeSymbols() map[string]reflect.Value {
 		"Sort":        reflect.ValueOf(func(x any) { sortOrdered(x, true) }),
 		"SortKeys":    reflect.ValueOf(func(x any) { sortOrdered(x, false) }),
 		"GoPanic":     reflect.ValueOf(s.goroutinePanic),
+		"GoLive":      reflect.ValueOf(func(d int) { s.goLive.Add(int64(d)) }),
 		"At":          reflect.ValueOf(s.atStatement),
 	}
 }

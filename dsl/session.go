@@ -71,6 +71,8 @@ type Session struct {
 	// exitCode is the code of the last os.Exit a cell called, or -1; 2
 	// when a goroutine a script started panicked.
 	exitCode atomic.Int64
+	// goLive counts the goroutines cells started that have not ended.
+	goLive atomic.Int64
 
 	// bound counts calls in progress of libraries' session-bound functions
 	// (lab's runs): compiled code that may still call back into the cell.
