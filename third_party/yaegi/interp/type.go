@@ -1000,10 +1000,12 @@ func nodeType2(interp *Interpreter, sc *scope, n *node, seen []*node) (t *itype,
 			}
 		}
 
-		if lt.incomplete {
+		if lt == nil || lt.incomplete {
 			// The left part is not known yet: neither is the selection
 			// (routelab patch: t was left nil, and callers crashed on an
-			// unimported package in a type, as in func f(r *pkg.T)).
+			// unimported package in a type, as in func f(r *pkg.T); an
+			// index of a compiled slice has no type before it is compiled,
+			// and a range over sweep.Comparisons[0].Policies crashed).
 			t = &itype{name: n.child[1].ident, node: n, incomplete: true, scope: sc}
 			break
 		}
