@@ -56,7 +56,6 @@ type node struct {
 	redefined  *node          // the newer definition of this function or method, accessed atomically (routelab patch)
 	origin     *node          // for a method bound to a receiver, the method's own node (routelab patch)
 	typeArg    bool           // a type argument put in place of a type parameter by genAST (routelab patch)
-	layout     *frameLayout   // the struct of a function's frame slots, accessed atomically (routelab patch)
 	embedPath  []int          // for a method expression T.M of a promoted method, the path of M's receiver in T (routelab patch)
 }
 
@@ -204,6 +203,11 @@ type opt struct {
 
 // Interpreter contains global resources and state.
 type Interpreter struct {
+	// layouts holds the struct of each function's frame slots, by its
+	// node (routelab patch: a field of the node was written while
+	// getMethod copied the node in another goroutine, a data race).
+	layouts sync.Map
+
 	// id is an atomic counter used for run cancellation,
 	// only accessed via runid/stop
 	// Located at start of struct to ensure proper alignment on 32-bit

@@ -3,7 +3,6 @@ package interp
 import (
 	"reflect"
 	"strconv"
-	"sync/atomic"
 	"unsafe"
 )
 
@@ -27,13 +26,14 @@ func slotLayout(def *node, types []reflect.Type) *frameLayout {
 		// layout is the method's, built once, not once per method value.
 		def = def.origin
 	}
-	p := (*unsafe.Pointer)(unsafe.Pointer(&def.layout))
-	if l := (*frameLayout)(atomic.LoadPointer(p)); l != nil && sameTypes(l.types, types) {
-		return l
+	if v, ok := def.interp.layouts.Load(def); ok {
+		if l := v.(*frameLayout); sameTypes(l.types, types) {
+			return l
+		}
 	}
 	l := &frameLayout{types: types, typ: slotStruct(types)}
 	l.reuse = l.typ != nil && slotsStayInFrame(def, types)
-	atomic.StorePointer(p, unsafe.Pointer(l))
+	def.interp.layouts.Store(def, l)
 	return l
 }
 
