@@ -197,3 +197,25 @@ type Completion struct {
 	Matches    []string
 	Start, End int
 }
+
+// Comms is implemented by sinks that speak Jupyter's comm protocol with a
+// front end, the channel Jupyter widgets use: the session side opens a comm
+// on a target ("jupyter.widget"), sends messages on it and closes it. The
+// front end's messages come back through the kernel's Commer (package
+// kernel). data and metadata are JSON objects; comms carry no binary
+// buffers here. A sink without the methods has no front end to talk to
+// (routelab's widgets then keep their initial values).
+type Comms interface {
+	CommOpen(id, target string, data, metadata map[string]any)
+	CommMsg(id string, data, metadata map[string]any)
+	CommClose(id string, data map[string]any)
+}
+
+// WidgetViewMIME is the MIME type of a display that shows a Jupyter widget:
+// its data is {"version_major": 2, "version_minor": 0, "model_id": ID}.
+const WidgetViewMIME = "application/vnd.jupyter.widget-view+json"
+
+// WidgetStateMIME keys the notebook metadata ("widgets") that saves the
+// state of every widget model, so that a front end can render a saved
+// notebook's widgets without a kernel.
+const WidgetStateMIME = "application/vnd.jupyter.widget-state+json"

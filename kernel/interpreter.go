@@ -33,3 +33,19 @@ type Interpreter interface {
 type Backgrounder interface {
 	SetBackgroundSink(display.Sink)
 }
+
+// Commer is an Interpreter that answers the front end's side of Jupyter
+// comms (widgets). The kernel calls it for comm_open, comm_msg and
+// comm_close from the client, in the order they arrive, and never while
+// holding up the shell: each call returns at once (work a message starts
+// runs later, between cells). The session's own side goes out through its
+// sinks (display.Comms).
+type Commer interface {
+	// CommOpen: the front end opened comm id on target. False refuses it
+	// (no such target): the kernel then closes the comm.
+	CommOpen(id, target string, data map[string]any) bool
+	// CommMsg delivers a message the front end sent on comm id.
+	CommMsg(id string, data map[string]any)
+	// CommClose: the front end closed comm id.
+	CommClose(id string, data map[string]any)
+}
