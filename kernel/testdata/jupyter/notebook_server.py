@@ -24,14 +24,42 @@ def url(path, scheme="http"):
     return "%s://%s%s?token=%s" % (scheme, BASE, path, TOKEN)
 
 
-async def execute(ws, code):
+async def send(ws, msg_type, content):
     msg_id = uuid.uuid4().hex
     await ws.write_message(json.dumps({
-        "header": {"msg_id": msg_id, "username": "test", "session": "test", "msg_type": "execute_request",
+        "header": {"msg_id": msg_id, "username": "test", "session": "test", "msg_type": msg_type,
                    "version": "5.3", "date": ""},
-        "parent_header": {}, "metadata": {}, "channel": "shell",
-        "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-                    "allow_stdin": False, "stop_on_error": True}}))
+        "parent_header": {}, "metadata": {}, "channel": "shell", "content": content}))
+    return msg_id
+
+
+async def nudge(ws):
+    """Wait until the server's iopub subscription is live, as jupyter_client does.
+
+    A ZeroMQ subscriber misses what is published before its subscription
+    reaches the publisher, so the first cell's output could be lost. Repeat
+    kernel_info until its status message comes back on iopub."""
+    pending = None  # a read that timed out is kept, or it would swallow a later message
+    for _ in range(100):
+        msg_id = await send(ws, "kernel_info_request", {})
+        deadline = ioloop.IOLoop.current().time() + 0.2
+        while True:
+            if pending is None:
+                pending = ws.read_message()
+            try:
+                m = json.loads(await gen.with_timeout(deadline, pending))
+            except gen.TimeoutError:
+                break
+            pending = None
+            if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "status":
+                return
+    raise RuntimeError("no iopub traffic from the kernel through the server")
+
+
+async def execute(ws, code):
+    msg_id = await send(ws, "execute_request", {
+        "code": code, "silent": False, "store_history": True, "user_expressions": {},
+        "allow_stdin": False, "stop_on_error": True})
     got = {"reply": None, "iopub": []}
     while got["reply"] is None or not got["iopub"] or got["iopub"][-1] != "status:idle":
         m = json.loads(await ws.read_message())
@@ -59,6 +87,7 @@ async def main():
     r = await client.fetch(url("/api/kernels"), method="POST", body=json.dumps({"name": KERNEL}))
     kid = json.loads(r.body)["id"]
     ws = await websocket.websocket_connect(url("/api/kernels/%s/channels" % kid, "ws"))
+    await nudge(ws)
     out = {"first": await execute(ws, "x = 3\nprint hi $x\necho 7")}
     busy = gen.convert_yielded(execute(ws, "loop"))
     await gen.sleep(0.3)
