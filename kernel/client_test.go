@@ -117,8 +117,9 @@ func waitListening(t testing.TB, ci ConnectionInfo) {
 type msg struct {
 	Type    string
 	ID      string
-	Parent  header
-	Content map[string]any
+	Parent   header
+	Metadata map[string]any
+	Content  map[string]any
 }
 
 type client struct {
@@ -225,6 +226,9 @@ func (c *client) decode(frames [][]byte) msg {
 	at := len(m.ids) + 3 // delimiter, signature, header, then parent
 	if err := json.Unmarshal(frames[at], &out.Parent); err != nil {
 		c.t.Fatalf("parent header: %v", err)
+	}
+	if err := json.Unmarshal(frames[at+1], &out.Metadata); err != nil {
+		c.t.Fatalf("metadata: %v", err)
 	}
 	if err := json.Unmarshal(m.content, &out.Content); err != nil {
 		c.t.Fatalf("content: %v", err)

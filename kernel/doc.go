@@ -19,14 +19,17 @@
 // handshake and frame decoding), connection.go, history.go, install.go and
 // logo.go (kernelspecs), info.go (kernel_info and notebook metadata),
 // background.go (output a session makes between cells, such as a live view
-// updating, published under the request that showed its display).
+// updating, published under the request that showed its display),
+// comms.go (Jupyter comms both ways, the channels widgets talk through,
+// and the registry comm_info lists) and widgetstate.go (the widget state a
+// headless run writes into the notebook's metadata).
 //
 // Concurrency: shell requests are handled one at a time by a single worker
 // goroutine, which alone calls Execute, Complete, Inspect and IsComplete.
 // Control requests (interrupt, shutdown, kernel_info) are served on their
 // own goroutine, the heartbeat on each connection's goroutine, so both
 // answer while a cell runs. Interrupt is the only Interpreter method called
-// concurrently with Execute. Every socket serialises its own writes.
+// concurrently with Execute (a Commer's methods are the shell worker's too). Every socket serialises its own writes.
 //
 // The sub-package worker runs an Interpreter in a child process and
 // replaces it when it dies; routelab's kernel and `routelab run` serve

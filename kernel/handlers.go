@@ -89,8 +89,10 @@ func (k *kernel) handleShell(m *message) {
 		r.withStatus(func() { k.historyRequest(r) })
 	case "comm_open":
 		r.withStatus(func() { k.commOpen(r) })
-	case "comm_msg", "comm_close":
-		r.withStatus(func() {}) // no comm is ever open: nothing to do
+	case "comm_msg":
+		r.withStatus(func() { k.commMsg(r) })
+	case "comm_close":
+		r.withStatus(func() { k.commClose(r) })
 	default:
 		k.common(r)
 	}
@@ -118,7 +120,12 @@ func (k *kernel) common(r request) {
 		r.withStatus(func() { r.reply(k.info.reply()) })
 	case "comm_info_request":
 		r.withStatus(func() {
-			r.reply(map[string]any{"status": "ok", "comms": map[string]any{}})
+			var c struct {
+				TargetName string `json:"target_name"`
+			}
+			if r.decode(&c) {
+				r.reply(map[string]any{"status": "ok", "comms": k.comms.info(c.TargetName)})
+			}
 		})
 	case "connect_request":
 		r.withStatus(func() {
@@ -160,20 +167,6 @@ func (k *kernel) shutdownRequest(r request) {
 		r.publish("shutdown_reply", content)
 		k.shutdown()
 	})
-}
-
-// commOpen closes every comm a front end opens: no comm targets exist.
-func (k *kernel) commOpen(r request) {
-	var c struct {
-		CommID     string `json:"comm_id"`
-		TargetName string `json:"target_name"`
-	}
-	if err := json.Unmarshal(r.m.content, &c); err != nil || c.CommID == "" {
-		k.log.Printf("shell: comm_open without a comm_id ignored")
-		return
-	}
-	k.log.Printf("shell: no comm target %q; closing comm %s", c.TargetName, c.CommID)
-	r.publish("comm_close", map[string]any{"comm_id": c.CommID, "data": map[string]any{}})
 }
 
 type codeRequest struct {

@@ -72,11 +72,15 @@ type kernelInfoReply struct {
 	ProtocolVersion string `json:"protocol_version"`
 	Info
 	Debugger bool `json:"debugger"`
+	// SupportedFeatures lists the optional protocol features (5.5) the
+	// kernel has: none of them (no debugger, no subshells). Comms and
+	// widgets are not optional features; comm_info lists the open ones.
+	SupportedFeatures []string `json:"supported_features"`
 }
 
 func (i Info) reply() kernelInfoReply {
 	if i.HelpLinks == nil {
 		i.HelpLinks = []HelpLink{}
 	}
-	return kernelInfoReply{Status: "ok", ProtocolVersion: ProtocolVersion, Info: i}
+	return kernelInfoReply{Status: "ok", ProtocolVersion: ProtocolVersion, Info: i, SupportedFeatures: []string{}}
 }

@@ -129,6 +129,7 @@ type kernel struct {
 	running  atomic.Bool
 	cellCtx  context.Context
 	displays displayParents
+	comms    commRegistry
 	// inputs carries the client's input_reply values to the cell waiting
 	// for one (a cell runs at a time, so one waits at most).
 	inputs inputWait
@@ -396,11 +397,17 @@ func (k *kernel) watchParent(ppid int) {
 
 // publish sends a message on iopub; parent may be nil.
 func (k *kernel) publish(parent *message, msgType string, content any) {
+	k.publishWithMetadata(parent, msgType, nil, content)
+}
+
+// publishWithMetadata publishes a message whose metadata part matters (a
+// widget's comm_open carries the widget protocol's version there).
+func (k *kernel) publishWithMetadata(parent *message, msgType string, metadata, content any) {
 	var ph []byte
 	if parent != nil {
 		ph = parent.rawHeader
 	}
-	frames, err := encode(k.sign, [][]byte{[]byte(msgType)}, k.id.header(msgType), ph, nil, content)
+	frames, err := encode(k.sign, [][]byte{[]byte(msgType)}, k.id.header(msgType), ph, metadata, content)
 	if err != nil {
 		k.log.Printf("iopub: cannot encode %s: %v", msgType, err)
 		return

@@ -15,6 +15,10 @@ func TestKernelInfo(t *testing.T) {
 	if r.Type != "kernel_info_reply" || r.Content["status"] != "ok" || r.Content["protocol_version"] != ProtocolVersion {
 		t.Fatalf("reply %s %v", r.Type, r.Content)
 	}
+	// Protocol 5.5: the optional features, none of which this kernel has.
+	if f, ok := r.Content["supported_features"].([]any); !ok || len(f) != 0 {
+		t.Errorf("supported_features = %#v, want an empty list", r.Content["supported_features"])
+	}
 	li := r.Content["language_info"].(map[string]any)
 	want := map[string]any{"name": "go", "mimetype": "text/x-go", "file_extension": ".go",
 		"pygments_lexer": "go", "codemirror_mode": "go"}

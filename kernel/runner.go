@@ -97,6 +97,14 @@ func Execute(ctx context.Context, nb *Notebook, interp Interpreter, opts RunOpti
 	}
 	setNotebookMetadata(nb, info)
 	displays := map[string][]*Output{}
+	widgets := &widgetState{}
+	defer func() {
+		if raw := widgets.metadata(); raw != nil {
+			nb.Metadata["widgets"] = raw
+		} else {
+			delete(nb.Metadata, "widgets")
+		}
+	}()
 	count := 0
 	for i, c := range nb.Cells {
 		if c.Type != "code" || c.hasTag("skip-execution") {
@@ -109,7 +117,7 @@ func Execute(ctx context.Context, nb *Notebook, interp Interpreter, opts RunOpti
 		count++
 		n := count
 		c.ExecutionCount = &n
-		rec := &recorder{cell: c, displays: displays}
+		rec := &recorder{cell: c, displays: displays, widgets: widgets}
 		start := time.Now()
 		res := runCell(ctx, interp, c.Source, rec, opts.Timeout)
 		rec.close()
@@ -228,6 +236,7 @@ type recorder struct {
 	mu           sync.Mutex
 	cell         *Cell
 	displays     map[string][]*Output
+	widgets      *widgetState
 	pendingClear bool
 	closed       bool
 }

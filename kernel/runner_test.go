@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"github.com/routelab/routelab/internal/jupytertest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/routelab/routelab/display"
+	"github.com/routelab/routelab/internal/jupytertest"
 
 	"github.com/routelab/routelab/kernel/internal/fakelang"
 )
@@ -202,6 +204,53 @@ func TestParseNotebookErrors(t *testing.T) {
 	}
 }
 
+const sliderState = `{"state":{"_model_name":"IntSliderModel","_model_module":"@jupyter-widgets/controls","_model_module_version":"2.0.0","value":1}}`
+
+// widgetNotebook runs cells that open two widget comms, update one and
+// close the other, and a comm on another target.
+func widgetNotebook(t *testing.T) *Notebook {
+	t.Helper()
+	nb := codeNotebook(t,
+		"comm open w1 jupyter.widget "+sliderState,
+		`comm msg w1 {"method":"update","state":{"value":5},"buffer_paths":[]}`+"\n"+`comm msg w1 {"method":"custom","content":{}}`,
+		"comm open w2 jupyter.widget "+sliderState+"\ncomm close w2",
+		`comm open other echo {"state":{"value":9}}`)
+	if err := Execute(context.Background(), nb, fakelang.New(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return nb
+}
+
+// TestRunKeepsWidgetState: the state of the widgets open at the end,
+// updates applied, is the notebook's metadata.widgets, in the
+// widget-state format front ends render saved widgets from.
+func TestRunKeepsWidgetState(t *testing.T) {
+	nb := widgetNotebook(t)
+	var got map[string]map[string]any
+	if err := json.Unmarshal(nb.Metadata["widgets"], &got); err != nil {
+		t.Fatalf("metadata.widgets %s: %v", nb.Metadata["widgets"], err)
+	}
+	ws := got[display.WidgetStateMIME]
+	state, _ := ws["state"].(map[string]any)
+	if ws["version_major"] != 2.0 || ws["version_minor"] != 0.0 || len(state) != 1 {
+		t.Fatalf("widget state: %s", nb.Metadata["widgets"])
+	}
+	w1, _ := state["w1"].(map[string]any)
+	inner, _ := w1["state"].(map[string]any)
+	if w1["model_name"] != "IntSliderModel" || w1["model_module"] != "@jupyter-widgets/controls" ||
+		w1["model_module_version"] != "2.0.0" || inner["value"] != 5.0 {
+		t.Errorf("w1: %v", w1)
+	}
+	// A notebook run again without widgets loses the stale state.
+	nb.Cells = nb.Cells[:0]
+	if err := Execute(context.Background(), nb, fakelang.New(), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if raw, ok := nb.Metadata["widgets"]; ok {
+		t.Errorf("stale widget state kept: %s", raw)
+	}
+}
+
 func TestWrittenNotebooksValidate(t *testing.T) {
 	py := python(t, "nbformat")
 	dir := t.TempDir()
@@ -211,7 +260,8 @@ func TestWrittenNotebooksValidate(t *testing.T) {
 	}
 	failing := codeNotebook(t, "x = 1", "fail boom", "loop")
 	Execute(context.Background(), failing, fakelang.New(), RunOptions{AllowErrors: true, Timeout: 50 * time.Millisecond})
-	for name, n := range map[string]*Notebook{"kinds.ipynb": nb, "errors-v4.4.ipynb": failing} {
+	widgets := widgetNotebook(t)
+	for name, n := range map[string]*Notebook{"kinds.ipynb": nb, "errors-v4.4.ipynb": failing, "widgets.ipynb": widgets} {
 		data, err := n.Marshal()
 		if err != nil {
 			t.Fatal(err)

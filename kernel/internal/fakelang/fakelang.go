@@ -1,32 +1,3 @@
-// Package fakelang is "echo", a tiny line-oriented language that implements
-// the kernel's Interpreter contract in plain Go. It exists so the kernel's
-// protocol layer, the notebook runner and Jupyter's conformance suite can be
-// tested without the real Go session.
-//
-// One statement per line (blank lines and lines starting with # are skipped;
-// $name is replaced by the variable's value):
-//
-//	print TEXT      TEXT and a newline on stdout (\n, \r, \t are escapes)
-//	write TEXT      TEXT on stdout, no newline
-//	eprint TEXT     TEXT and a newline on stderr
-//	NAME = TEXT     store a variable
-//	echo TEXT       the cell's value is TEXT
-//	NAME            the cell's value is the variable (NameError when unset)
-//	html TEXT       display text/html
-//	md TEXT         display text/markdown
-//	json TEXT       display application/json (TEXT parsed as JSON)
-//	svg | png       display a small image
-//	show ID TEXT    display TEXT under display id ID
-//	update ID TEXT  replace the display with id ID
-//	later D ID TEXT after duration D, replace display ID with TEXT from
-//	                outside the cell (through the background sink)
-//	headless        the cell's value is whether its sink is headless
-//	clear [wait]    clear the cell's output
-//	fail TEXT       fail with EchoError: TEXT
-//	sleep DURATION  wait, or stop early when interrupted
-//	loop            wait until interrupted
-//	panic TEXT      panic (the kernel must survive it)
-//	{ ... }         braces group lines; they only matter to IsComplete
 package fakelang
 
 import (
@@ -52,6 +23,7 @@ type Session struct {
 	vars       map[string]string
 	interrupt  chan struct{} // closed to interrupt the running cell
 	background display.Sink  // output outside a cell (SetBackgroundSink)
+	received   []string      // the front end's comm messages (comms.go)
 }
 
 // SetBackgroundSink gives the session where output outside a cell goes.
@@ -68,7 +40,7 @@ func New() *Session {
 
 // keywords are the statement words, for completion and inspection.
 func keywords() []string {
-	return []string{"clear", "echo", "eprint", "fail", "headless", "html", "json", "later", "loop", "md", "panic", "png", "print", "show", "sleep", "svg", "update", "write"}
+	return []string{"clear", "comm", "echo", "eprint", "fail", "headless", "html", "json", "later", "loop", "md", "panic", "png", "print", "show", "sleep", "svg", "update", "write"}
 }
 
 // Execute runs the cell's lines in order, stopping at the first failure.
@@ -181,6 +153,8 @@ func (s *Session) statement(ctx context.Context, stop chan struct{}, line string
 		return nil, wait(ctx, stop, nil)
 	case "panic":
 		panic("fakelang: " + rest)
+	case "comm":
+		return s.comm(rest, sink)
 	default:
 		if isIdent(line) {
 			s.mu.Lock()
