@@ -115,8 +115,8 @@ func waitListening(t testing.TB, ci ConnectionInfo) {
 
 // msg is a decoded message as the client sees it.
 type msg struct {
-	Type    string
-	ID      string
+	Type     string
+	ID       string
 	Parent   header
 	Metadata map[string]any
 	Content  map[string]any
