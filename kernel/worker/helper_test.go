@@ -27,14 +27,14 @@ const helperEnv = "ROUTELAB_WORKER_TEST_HELPER"
 
 func TestMain(m *testing.M) {
 	switch mode := os.Getenv(helperEnv); mode {
-	case "serve", "plain": // plain: fakelang alone, a session that does not answer comms
+	case "serve", "plain":
 		// As routelab's worker does: the protocol owns the real standard
 		// output, stray writes go to standard error.
 		proto := os.Stdout
 		os.Stdout = os.Stderr
 		err := Serve(func() (kernel.Interpreter, error) {
 			if mode == "plain" {
-				return fakelang.New(), nil
+				return plainLang{fakelang.New()}, nil
 			}
 			return newTestLang(), nil
 		}, os.Stdin, proto, os.Stderr)
@@ -50,6 +50,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// plainLang is a session that does not answer comms: only the
+// Interpreter's methods of what it wraps show.
+type plainLang struct{ kernel.Interpreter }
 
 // testLang is fakelang's echo language plus statements that end the
 // process the ways a Go session can die, and hooks for positions and
