@@ -366,10 +366,12 @@ func (s *Supervisor) CommOpen(id, target string, data map[string]any) bool {
 		return false
 	}
 	if c.startErr != nil {
+		s.cfg.Log.Printf("refused comm %q on target %q: the session could not start: %v", id, target, c.startErr)
 		return false
 	}
 	k, err := c.request(request{Op: opComm, Comm: &commMsg{Kind: kindOpen, ID: id, Target: target, Data: data}}, nil)
 	if err != nil {
+		s.cfg.Log.Printf("refused comm %q on target %q: cannot send it to worker %d: %v", id, target, c.pid(), err)
 		return false
 	}
 	select {
