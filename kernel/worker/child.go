@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -45,6 +47,9 @@ type child struct {
 	mu     sync.Mutex
 	calls  map[uint64]*call
 	nextID uint64
+	// comms are the comms open between the session and the front end,
+	// whichever side opened them; nil once the worker has ended.
+	comms map[string]struct{}
 }
 
 // call is a request waiting for its result.
@@ -62,7 +67,7 @@ type call struct {
 // startChild starts a worker process; onEnd runs once it has ended.
 func startChild(cfg Config, background func() display.Sink, onEnd func(*child)) *child {
 	c := &child{log: cfg.Log, background: background, onEnd: onEnd,
-		ready: make(chan struct{}), dead: make(chan struct{}), calls: map[uint64]*call{}}
+		ready: make(chan struct{}), dead: make(chan struct{}), calls: map[uint64]*call{}, comms: map[string]struct{}{}}
 	go c.run(cfg)
 	return c
 }
@@ -100,6 +105,7 @@ func (c *child) run(cfg Config) {
 	c.mu.Unlock()
 	c.reason = c.stderr.reason(c.cmd.ProcessState)
 	c.markReady(errors.New(c.reason))
+	c.closeComms()
 	// Before dead closes: a cell that sees it finds the death recorded and
 	// the fresh worker started.
 	c.onEnd(c)
@@ -180,7 +186,7 @@ func (c *child) dispatch(ev event) {
 			err = errors.New(ev.Error.Value)
 		}
 		c.markReady(err)
-	case evStream, evDisplay, evClear:
+	case evStream, evDisplay, evClear, evComm:
 		c.output(ev)
 	case evInput:
 		go c.input(ev)
@@ -213,6 +219,10 @@ func (c *child) output(ev event) {
 		to = k.sink
 	}
 	c.mu.Unlock()
+	if ev.Type == evComm {
+		c.comm(ev.Comm, to)
+		return
+	}
 	if to == nil {
 		to = c.background()
 	}
@@ -227,6 +237,77 @@ func (c *child) output(ev event) {
 		to.Display(ev.Data, ev.DisplayID, ev.Update)
 	case evClear:
 		to.Clear(ev.Wait)
+	}
+}
+
+// comm delivers the session's comm message to the cell's sink, or else
+// the background sink, whichever speaks comms, and keeps count of the comms
+// open.
+func (c *child) comm(m *commMsg, cell display.Sink) {
+	if m == nil {
+		c.log.Printf("worker %d: ignored a comm event without its message", c.pid())
+		return
+	}
+	if m.Kind == kindClose {
+		c.commClosed(m.ID)
+	}
+	to, ok := cell.(display.Comms)
+	if !ok {
+		to, ok = c.background().(display.Comms)
+	}
+	if !ok {
+		c.log.Printf("worker %d: dropped comm %s on comm %q: no sink speaks comms", c.pid(), m.Kind, m.ID)
+		return
+	}
+	switch m.Kind {
+	case kindOpen:
+		c.commOpened(m.ID) // only once the front end knows of it
+		to.CommOpen(m.ID, m.Target, m.Data, m.Metadata)
+	case kindMsg:
+		to.CommMsg(m.ID, m.Data, m.Metadata)
+	case kindClose:
+		to.CommClose(m.ID, m.Data)
+	default:
+		c.log.Printf("worker %d: ignored comm %q of unknown kind %q", c.pid(), m.ID, m.Kind)
+	}
+}
+
+// commOpened records an open comm; false when the worker has ended (its
+// comms were closed already).
+func (c *child) commOpened(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.comms == nil {
+		return false
+	}
+	c.comms[id] = struct{}{}
+	return true
+}
+
+func (c *child) commClosed(id string) {
+	c.mu.Lock()
+	delete(c.comms, id)
+	c.mu.Unlock()
+}
+
+// closeComms closes on the front end, through the background sink, the
+// comms an ended worker left open: the session behind them is gone, and
+// so should its widgets be.
+func (c *child) closeComms() {
+	c.mu.Lock()
+	ids := slices.Sorted(maps.Keys(c.comms))
+	c.comms = nil
+	c.mu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	to, ok := c.background().(display.Comms)
+	if !ok {
+		c.log.Printf("worker %d: cannot close the comms it left open, %q: the background sink does not speak comms", c.pid(), ids)
+		return
+	}
+	for _, id := range ids {
+		to.CommClose(id, map[string]any{})
 	}
 }
 

@@ -10,6 +10,14 @@
 // a cell runs). Events without an id belong to no request: readiness, and
 // output a session sends outside a running cell.
 //
+// Jupyter comms (widgets) go both ways: the session's comm messages travel
+// as output of the cell that sent them, in order with its streams and
+// displays, and reach the sink that speaks comms (display.Comms): the
+// cell's, else the background sink. The front end's go to the session's
+// kernel.Commer without waiting, but for an open, whose yes or no the
+// kernel waits for a short while. Comms a worker leaves open when it ends
+// are closed on the front end, since their session is gone.
+//
 // Read first:
 //
 //   - supervisor.go — Supervisor, the kernel side: an Interpreter that

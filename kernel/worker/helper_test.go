@@ -26,13 +26,18 @@ import (
 const helperEnv = "ROUTELAB_WORKER_TEST_HELPER"
 
 func TestMain(m *testing.M) {
-	switch os.Getenv(helperEnv) {
-	case "serve":
+	switch mode := os.Getenv(helperEnv); mode {
+	case "serve", "plain":
 		// As routelab's worker does: the protocol owns the real standard
 		// output, stray writes go to standard error.
 		proto := os.Stdout
 		os.Stdout = os.Stderr
-		err := Serve(func() (kernel.Interpreter, error) { return newTestLang(), nil }, os.Stdin, proto, os.Stderr)
+		err := Serve(func() (kernel.Interpreter, error) {
+			if mode == "plain" {
+				return plainLang{fakelang.New()}, nil
+			}
+			return newTestLang(), nil
+		}, os.Stdin, proto, os.Stderr)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -46,6 +51,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// plainLang is a session that does not answer comms: only the
+// Interpreter's methods of what it wraps show.
+type plainLang struct{ kernel.Interpreter }
+
 // testLang is fakelang's echo language plus statements that end the
 // process the ways a Go session can die, and hooks for positions and
 // output outside a cell:
@@ -57,24 +66,71 @@ func TestMain(m *testing.M) {
 //	stdout TEXT     TEXT written to the process's os.Stdout
 //	at LINE COL     report the position LINE:COL, then wait 50 ms
 //	later TEXT      TEXT on stdout outside any cell, 50 ms after this one ends
+//	comm KIND ID [TARGET]  the session's side of a comm (open, msg or close)
+//	                through the cell's sink
+//	latercomm ID    comm ID opened, sent "tick" and closed outside any cell,
+//	                50 ms after this cell ends
+//	heard           the front end's comm calls the session heard, one a line
+//
+// As a kernel.Commer it accepts every comm but those on target "refuse",
+// and answers those on target "slow" only after commOpenTimeout.
 //
 // Lines run one at a time (fakelang's braces do not group them).
 type testLang struct {
 	*fakelang.Session
 	position   func(line, col int)
 	background display.Sink
+
+	mu    sync.Mutex
+	heard []string // the front end's comm calls, in order
 }
+
+var _ kernel.Commer = (*testLang)(nil)
 
 func newTestLang() *testLang { return &testLang{Session: fakelang.New()} }
 
 func (l *testLang) SetPositionHook(f func(line, col int)) { l.position = f }
 func (l *testLang) SetBackgroundSink(s display.Sink)      { l.background = s }
 
+func (l *testLang) CommOpen(id, target string, data map[string]any) bool {
+	if target == "slow" {
+		time.Sleep(commOpenTimeout + 500*time.Millisecond)
+	}
+	l.hear("open %s %s %v", id, target, data)
+	return target != "refuse"
+}
+
+func (l *testLang) CommMsg(id string, data map[string]any)   { l.hear("msg %s %v", id, data) }
+func (l *testLang) CommClose(id string, data map[string]any) { l.hear("close %s %v", id, data) }
+
+func (l *testLang) hear(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.heard = append(l.heard, fmt.Sprintf(format, args...))
+}
+
+// sendComm is the comm statement: KIND ID [TARGET] through to.
+func sendComm(to display.Sink, arg string) {
+	c, ok := to.(display.Comms)
+	if !ok {
+		panic(fmt.Sprintf("comm %s: sink %T does not speak comms", arg, to))
+	}
+	f := strings.Fields(arg)
+	switch f[0] {
+	case "open":
+		c.CommOpen(f[1], f[2], map[string]any{"n": 1}, map[string]any{"version": "2.1"})
+	case "msg":
+		c.CommMsg(f[1], map[string]any{"text": f[2]}, nil)
+	case "close":
+		c.CommClose(f[1], map[string]any{"bye": true})
+	}
+}
+
 func (l *testLang) Execute(ctx context.Context, code string, sink display.Sink) (display.Bundle, error) {
 	var value display.Bundle
 	for _, line := range strings.Split(code, "\n") {
 		word, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if l.special(word, arg) {
+		if l.special(word, arg, sink) {
 			continue
 		}
 		v, err := l.Session.Execute(ctx, line, sink)
@@ -89,7 +145,7 @@ func (l *testLang) Execute(ctx context.Context, code string, sink display.Sink) 
 }
 
 // special runs a statement of testLang's own; false for fakelang's.
-func (l *testLang) special(word, arg string) bool {
+func (l *testLang) special(word, arg string, sink display.Sink) bool {
 	switch word {
 	case "mapwrites":
 		m := map[int]int{}
@@ -121,6 +177,21 @@ func (l *testLang) special(word, arg string) bool {
 			time.Sleep(50 * time.Millisecond)
 			l.background.Stream("stdout", arg+"\n")
 		}()
+	case "comm":
+		sendComm(sink, arg)
+	case "latercomm":
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			sendComm(l.background, "open "+arg+" echo")
+			sendComm(l.background, "msg "+arg+" tick")
+			sendComm(l.background, "close "+arg)
+		}()
+	case "heard":
+		l.mu.Lock()
+		for _, h := range l.heard {
+			sink.Stream("stdout", h+"\n")
+		}
+		l.mu.Unlock()
 	default:
 		return false
 	}
@@ -152,6 +223,43 @@ func (r *recorder) String() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.streams.String()
+}
+
+// commRecorder is a recorder that speaks comms; its log has its streams
+// and comm messages in the order they came.
+type commRecorder struct {
+	recorder
+	log []string
+}
+
+var _ display.Comms = (*commRecorder)(nil)
+
+func (r *commRecorder) Stream(name, text string) {
+	r.recorder.Stream(name, text)
+	r.note("%s:%s", name, strings.TrimSuffix(text, "\n"))
+}
+
+func (r *commRecorder) CommOpen(id, target string, data, metadata map[string]any) {
+	r.note("open %s %s %v %v", id, target, data, metadata)
+}
+
+func (r *commRecorder) CommMsg(id string, data, metadata map[string]any) {
+	r.note("msg %s %v %v", id, data, metadata)
+}
+
+func (r *commRecorder) CommClose(id string, data map[string]any) { r.note("close %s %v", id, data) }
+
+func (r *commRecorder) note(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.log = append(r.log, fmt.Sprintf(format, args...))
+}
+
+// events is the log so far, one entry a line.
+func (r *commRecorder) events() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.log, "\n")
 }
 
 // harness is a supervisor of test workers; Close runs when the test ends

@@ -11,7 +11,7 @@ import (
 // protocolVersion is announced by every worker, so a kernel never talks to a
 // worker binary that speaks another protocol (the executable replaced by a
 // newer build while the kernel ran).
-const protocolVersion = 3
+const protocolVersion = 4
 
 // Request operations, kernel to worker.
 const (
@@ -23,7 +23,27 @@ const (
 	// opInput answers an evInput: ID of the execute, Code the line, or
 	// Error why there is none.
 	opInput = "input"
+	// opComm carries the front end's side of a comm (Comm). An open has an
+	// id and is answered by an evResult whose Accepted says yes or no; msg
+	// and close have none and are not answered.
+	opComm = "comm"
 )
+
+// Comm message kinds, both ways.
+const (
+	kindOpen  = "open"
+	kindMsg   = "msg"
+	kindClose = "close"
+)
+
+// commMsg is one Jupyter comm message (display.Comms, kernel.Commer).
+type commMsg struct {
+	Kind     string         `json:"kind"`
+	ID       string         `json:"id"`
+	Target   string         `json:"target,omitempty"` // open
+	Data     map[string]any `json:"data,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"` // worker to kernel
+}
 
 // request is one line from the kernel to the worker.
 type request struct {
@@ -35,8 +55,9 @@ type request struct {
 	// said so; see display.Headless).
 	Headless bool `json:"headless,omitempty"`
 	// Stdin: an execute whose sink can answer input (display.Inputter).
-	Stdin bool   `json:"stdin,omitempty"`
-	Error string `json:"error,omitempty"` // input
+	Stdin bool     `json:"stdin,omitempty"`
+	Error string   `json:"error,omitempty"` // input
+	Comm  *commMsg `json:"comm,omitempty"`
 }
 
 // Event types, worker to kernel.
@@ -55,6 +76,10 @@ const (
 	// evInput: the running cell (id of its execute) asks for a line; Text
 	// is the prompt.
 	evInput = "input"
+	// evComm is the session's side of a comm (Comm), from the running cell
+	// (id of its execute) or from outside any cell (no id). It travels with
+	// the cell's other output, in order.
+	evComm = "comm"
 )
 
 // event is one line from the worker to the kernel. Which fields are set
@@ -83,6 +108,9 @@ type event struct {
 	Found   bool           `json:"found,omitempty"`  // inspect
 	Status  string         `json:"status,omitempty"` // is_complete
 	Indent  string         `json:"indent,omitempty"`
+
+	Comm     *commMsg `json:"comm,omitempty"`
+	Accepted bool     `json:"accepted,omitempty"` // comm open
 }
 
 // lineWriter writes one JSON object per line from any goroutine; each

@@ -104,6 +104,8 @@ func (s *server) handle(r request) {
 		s.startExecute(r)
 	case opComplete, opInspect, opIsComplete:
 		go s.answer(r)
+	case opComm:
+		s.comm(r)
 	case opInput:
 		select {
 		case s.input <- r:
@@ -113,6 +115,43 @@ func (s *server) handle(r request) {
 	default:
 		s.log.Printf("ignored a request with unknown op %q", r.Op)
 		s.reply(event{ID: r.ID, Type: evResult, Error: &display.Error{Name: "BadRequest", Value: "unknown op " + r.Op}})
+	}
+}
+
+// comm hands the front end's comm message to the session, on the read
+// loop: kernel.Commer's calls return at once, and running them in order
+// keeps a comm's messages in order.
+func (s *server) comm(r request) {
+	m := r.Comm
+	if m == nil || m.Kind != kindOpen && m.Kind != kindMsg && m.Kind != kindClose {
+		s.log.Printf("ignored a comm request without a known kind: %+v", m)
+		if r.ID != 0 {
+			s.reply(event{ID: r.ID, Type: evResult, Error: &display.Error{Name: "BadRequest", Value: fmt.Sprintf("bad comm request %+v", m)}})
+		}
+		return
+	}
+	c, ok := s.interp.(kernel.Commer)
+	if !ok {
+		if m.Kind == kindOpen {
+			s.reply(event{ID: r.ID, Type: evResult})
+		} else {
+			s.log.Printf("dropped comm %s on comm %q: the session does not answer comms", m.Kind, m.ID)
+		}
+		return
+	}
+	var accepted bool
+	err := s.guard("comm "+m.Kind, func() {
+		switch m.Kind {
+		case kindOpen:
+			accepted = c.CommOpen(m.ID, m.Target, m.Data)
+		case kindMsg:
+			c.CommMsg(m.ID, m.Data)
+		case kindClose:
+			c.CommClose(m.ID, m.Data)
+		}
+	})
+	if m.Kind == kindOpen {
+		s.reply(event{ID: r.ID, Type: evResult, Accepted: accepted && err == nil})
 	}
 }
 
@@ -236,6 +275,8 @@ type sink struct {
 	stdin    bool // the kernel's sink can answer input
 }
 
+var _ display.Comms = sink{}
+
 func (k sink) Headless() bool { return k.headless }
 
 func (k sink) Stream(name, text string) {
@@ -248,6 +289,20 @@ func (k sink) Display(b display.Bundle, id string, update bool) {
 
 func (k sink) Clear(wait bool) {
 	k.s.reply(event{ID: k.id, Type: evClear, Wait: wait})
+}
+
+// CommOpen, CommMsg and CommClose send the session's side of a comm with
+// the cell's other output, so the front end sees them in the order sent.
+func (k sink) CommOpen(id, target string, data, metadata map[string]any) {
+	k.s.reply(event{ID: k.id, Type: evComm, Comm: &commMsg{Kind: kindOpen, ID: id, Target: target, Data: data, Metadata: metadata}})
+}
+
+func (k sink) CommMsg(id string, data, metadata map[string]any) {
+	k.s.reply(event{ID: k.id, Type: evComm, Comm: &commMsg{Kind: kindMsg, ID: id, Data: data, Metadata: metadata}})
+}
+
+func (k sink) CommClose(id string, data map[string]any) {
+	k.s.reply(event{ID: k.id, Type: evComm, Comm: &commMsg{Kind: kindClose, ID: id, Data: data}})
 }
 
 // Input asks the kernel for a line for the running cell and waits for it,

@@ -99,3 +99,22 @@ func TestServeSendsPositionsWhenTheyChange(t *testing.T) {
 		t.Errorf("positions %+v, want 2:1 then 5:3", got)
 	}
 }
+
+// A comm open is answered with the session's yes or no; a comm request
+// without a message gets an error result.
+func TestServeAnswersCommOpen(t *testing.T) {
+	w, r, _, _ := serveInProcess(t)
+	nextEvent(t, r)
+	w.send(request{ID: 1, Op: opComm, Comm: &commMsg{Kind: kindOpen, ID: "a", Target: "echo"}})
+	if ev := nextEvent(t, r); ev.ID != 1 || ev.Type != evResult || !ev.Accepted || ev.Error != nil {
+		t.Errorf("open on echo: %+v", ev)
+	}
+	w.send(request{ID: 2, Op: opComm, Comm: &commMsg{Kind: kindOpen, ID: "b", Target: "refuse"}})
+	if ev := nextEvent(t, r); ev.ID != 2 || ev.Type != evResult || ev.Accepted || ev.Error != nil {
+		t.Errorf("open on refuse: %+v", ev)
+	}
+	w.send(request{ID: 3, Op: opComm})
+	if ev := nextEvent(t, r); ev.ID != 3 || ev.Error == nil || ev.Error.Name != "BadRequest" {
+		t.Errorf("comm without a message: %+v", ev)
+	}
+}

@@ -20,6 +20,9 @@ const (
 	// queryTimeout bounds completion, inspection and is-complete requests:
 	// a front end asking while the session is wedged gets an empty answer.
 	queryTimeout = 5 * time.Second
+	// commOpenTimeout bounds the wait for the session's yes or no to a
+	// comm the front end opens: the kernel's shell waits for it.
+	commOpenTimeout = 2 * time.Second
 )
 
 // Config says how to start workers and where the kernel side reports.
@@ -72,6 +75,7 @@ type death struct {
 var (
 	_ kernel.Interpreter  = (*Supervisor)(nil)
 	_ kernel.Backgrounder = (*Supervisor)(nil)
+	_ kernel.Commer       = (*Supervisor)(nil)
 )
 
 // New returns a supervisor; no worker runs until Start or the first call.
@@ -338,6 +342,78 @@ func (s *Supervisor) query(r request) (event, bool) {
 		c.forget(k.id)
 		s.cfg.Log.Printf("worker %d did not answer a %s request within %v", c.pid(), r.Op, queryTimeout)
 		return event{}, false
+	}
+}
+
+// CommOpen asks the worker's session whether it takes the comm the front
+// end opened; false when no session runs (or none is ready within
+// commOpenTimeout), it does not answer comms or it does not answer in
+// time. A worker that ends later closes the comm on the front end.
+func (s *Supervisor) CommOpen(id, target string, data map[string]any) bool {
+	s.mu.Lock()
+	c := s.cur
+	s.mu.Unlock()
+	if c == nil || c.ended() {
+		s.cfg.Log.Printf("refused comm %q on target %q: no session runs", id, target)
+		return false
+	}
+	t := time.NewTimer(commOpenTimeout)
+	defer t.Stop()
+	select {
+	case <-c.ready:
+	case <-t.C:
+		s.cfg.Log.Printf("refused comm %q on target %q: the session was not ready within %v", id, target, commOpenTimeout)
+		return false
+	}
+	if c.startErr != nil {
+		s.cfg.Log.Printf("refused comm %q on target %q: the session could not start: %v", id, target, c.startErr)
+		return false
+	}
+	k, err := c.request(request{Op: opComm, Comm: &commMsg{Kind: kindOpen, ID: id, Target: target, Data: data}}, nil)
+	if err != nil {
+		s.cfg.Log.Printf("refused comm %q on target %q: cannot send it to worker %d: %v", id, target, c.pid(), err)
+		return false
+	}
+	select {
+	case ev := <-k.done:
+		// A worker that ended meanwhile has closed its comms already.
+		return ev.Error == nil && ev.Accepted && c.commOpened(id)
+	case <-c.dead:
+		return false
+	case <-t.C:
+		c.forget(k.id)
+		s.cfg.Log.Printf("worker %d did not answer the opening of comm %q within %v; refused it", c.pid(), id, commOpenTimeout)
+		return false
+	}
+}
+
+// CommMsg sends the front end's message to the worker's session, without
+// waiting for it.
+func (s *Supervisor) CommMsg(id string, data map[string]any) {
+	s.sendComm(&commMsg{Kind: kindMsg, ID: id, Data: data})
+}
+
+// CommClose tells the worker's session the front end closed a comm,
+// without waiting for it.
+func (s *Supervisor) CommClose(id string, data map[string]any) {
+	s.sendComm(&commMsg{Kind: kindClose, ID: id, Data: data})
+}
+
+// sendComm writes m to the current worker if it serves; a worker still
+// starting has no session that could know the comm.
+func (s *Supervisor) sendComm(m *commMsg) {
+	s.mu.Lock()
+	c := s.cur
+	s.mu.Unlock()
+	if c == nil || !c.isReady() || c.ended() {
+		s.cfg.Log.Printf("dropped comm %s on comm %q: no session runs", m.Kind, m.ID)
+		return
+	}
+	if m.Kind == kindClose {
+		c.commClosed(m.ID)
+	}
+	if err := c.req.send(request{Op: opComm, Comm: m}); err != nil {
+		s.cfg.Log.Printf("worker %d: cannot send comm %s on comm %q: %v", c.pid(), m.Kind, m.ID, err)
 	}
 }
 
