@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+
+	"github.com/routelab/routelab/display"
 )
 
 // Library is a compiled Go package made available to cells.
@@ -86,6 +88,18 @@ type Host interface {
 	// code are reproducible. A panic of the cell code comes out as a
 	// *CallbackPanic that says where in the cells it happened.
 	Callback(src RandSource, call func())
+	// Comms is where the session's side of Jupyter comms goes now: the
+	// running cell's sink, or between cells (and in Aside work) the
+	// session's background sink; nil when that has no front end to talk to.
+	Comms() display.Comms
+	// HandleComms makes c receive the front end's comm messages.
+	HandleComms(c CommHandler)
+	// Aside runs f as a cell, after the running one: ctx's end stops its
+	// library calls as an interrupt does, and its output goes to sink (nil:
+	// the background sink). A panic of f is its error.
+	Aside(ctx context.Context, sink display.Sink, f func()) error
+	// Warn tells the user of something a library ignored, on stderr.
+	Warn(msg string)
 }
 
 // symbols returns the library's symbols with the session's bindings applied.

@@ -85,6 +85,9 @@ type Session struct {
 	// SetBackgroundSink).
 	positionHook atomic.Pointer[func(line, col int)]
 	background   atomic.Pointer[display.Sink]
+	// comms is the library handler of the front end's comm messages
+	// (Host.HandleComms).
+	comms atomic.Pointer[CommHandler]
 
 	// work is the background work libraries run (Host.Background): its
 	// context, ended by the next interrupt, and how many are running.
@@ -145,6 +148,9 @@ type cellRun struct {
 	interrupted atomic.Bool
 
 	shown []display.Bundle
+	// aside: work a front end's message started (Host.Aside), run like a
+	// cell; its comm messages go out between cells.
+	aside bool
 
 	stuck bool // the stopped evaluation did not end in time
 }
@@ -600,6 +606,16 @@ func (h host) Headless() bool {
 }
 
 func (h host) Background() (context.Context, func()) { return h.s.startWork() }
+
+func (h host) Comms() display.Comms { return h.s.commsNow() }
+
+func (h host) HandleComms(c CommHandler) { h.s.comms.Store(&c) }
+
+func (h host) Aside(ctx context.Context, sink display.Sink, f func()) error {
+	return h.s.aside(ctx, sink, f)
+}
+
+func (h host) Warn(msg string) { fmt.Fprintf(h.s.out.errW, "[routelab: %s]\n", msg) }
 
 func (h host) DisplayWithID(v any, id string, update bool) {
 	h.s.displayBundle(display.Of(v), id, update)

@@ -63,6 +63,10 @@ type Env struct {
 	// has ended; the context ends when the session is interrupted or
 	// closed. nil: context.Background, never ended.
 	Background func() (context.Context, func())
+	// Widgets, when set, is the session's Jupyter widgets (NewWidgets):
+	// the controls lab.Slider and the others make talk to the front end
+	// through it. nil: controls keep their values unless a cell sets them.
+	Widgets *Widgets
 }
 
 // Background is an Env for plain Go programs: never cancelled.

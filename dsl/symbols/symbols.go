@@ -127,6 +127,8 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			Headless:       h.Headless,
 			Background:     h.Background,
 		}
+		env.Widgets = lab.NewWidgets(h.Context(), h.Comms, h.Aside, h.Warn)
+		h.HandleComms(env.Widgets)
 		return map[string]reflect.Value{
 			"Compare":  reflect.ValueOf(env.Compare),
 			"Run":      reflect.ValueOf(env.Run),
@@ -138,6 +140,14 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			"Stateful": reflect.ValueOf(env.Stateful),
 			"Score":    reflect.ValueOf(env.Score),
 			"Live":     reflect.ValueOf(env.Live),
+			// Widgets (widgets.go, controls.go, interact.go in lab).
+			"Slider":    reflect.ValueOf(env.Slider),
+			"IntSlider": reflect.ValueOf(env.IntSlider),
+			"Dropdown":  reflect.ValueOf(env.Dropdown),
+			"Toggle":    reflect.ValueOf(env.Toggle),
+			"Text":      reflect.ValueOf(env.Text),
+			"Button":    reflect.ValueOf(env.Button),
+			"Interact":  reflect.ValueOf(env.Interact),
 		}
 	}
 }
