@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -42,7 +44,8 @@ type Front struct {
 	t       testing.TB
 	ctx     context.Context
 	console testutil.SyncBuffer
-	logged  int // entries of front.log already reported
+	offsite testutil.SyncBuffer // requests that left 127.0.0.1
+	logged  int                 // entries of front.log already reported
 }
 
 // token authenticates the page to the server; the server listens on
@@ -94,6 +97,12 @@ func Start(t testing.TB, opts Options) *Front {
 			fmt.Fprintf(&f.console, "console.%s: %s\n", ev.Type, strings.Join(args, " "))
 		case *cdpruntime.EventExceptionThrown:
 			fmt.Fprintf(&f.console, "exception: %s\n", ev.ExceptionDetails.Error())
+		case *network.EventRequestWillBeSent:
+			// The bundle must be self-contained: only the page's server and
+			// the Jupyter server, both on 127.0.0.1, may be asked.
+			if u, err := url.Parse(ev.Request.URL); err == nil && u.Scheme != "data" && u.Hostname() != "127.0.0.1" {
+				f.offsite.Write([]byte(ev.Request.URL + "\n"))
+			}
 		}
 	})
 	// The browser belongs to the first Run's context: start it on ctx, not
@@ -103,11 +112,14 @@ func Start(t testing.TB, opts Options) *Front {
 	}
 	f.ctx = ctx
 	t.Cleanup(func() {
+		if off := f.offsite.String(); off != "" {
+			t.Errorf("the page requested URLs off 127.0.0.1:\n%s", off)
+		}
 		if t.Failed() {
 			t.Logf("page console:\n%s", f.console.String())
 		}
 	})
-	if err := f.do(time.Minute, chromedp.Navigate(page.URL+"/index.html"),
+	if err := f.do(time.Minute, chromedp.Navigate(page.URL+"/"),
 		chromedp.WaitReady("#cells", chromedp.ByQuery)); err != nil {
 		t.Fatalf("opening the front end: %v", err)
 	}

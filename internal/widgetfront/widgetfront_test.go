@@ -133,7 +133,7 @@ func TestWidgetsWithPythonKernel(t *testing.T) {
 
 	// Display ids: two cells show d1, a third updates it.
 	f.Run(`print("before"); display(HTML("<b>one</b>"), display_id="d1"); print("after")`)
-	f.Run(`display(HTML("<b>one</b>"), display_id="d1")`)
+	f.Run(`display(HTML("<b>one</b>"), display_id="d1");`)
 	f.Run(`update_display(HTML("<b>two</b><script>document.currentScript.parentElement.dataset.ran = 'yes'</script>"), display_id="d1")`)
 	var shown []string
 	f.Eval(`Array.from(document.querySelectorAll("[data-display-id='d1']"), e => e.closest(".cell").dataset.index + ":" + e.querySelector("b").textContent + ":" + e.dataset.ran)`, &shown)
