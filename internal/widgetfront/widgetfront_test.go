@@ -16,13 +16,13 @@ import (
 // helpers is the first cell: widget models opened by hand over comms, as
 // widget protocol 2.1 says, with no ipywidgets in the kernel.
 const helpers = `
-import json
+import json, sys
 from ipykernel.comm import Comm
 from IPython.display import HTML, display, update_display
 
-def model(name, module, view, view_module, **state):
-    state.update(_model_name=name, _model_module=module, _model_module_version="2.0.0",
-                 _view_name=view, _view_module=view_module, _view_module_version="2.0.0")
+def model(name, module, view, view_module, version="2.0.0", **state):
+    state.update(_model_name=name, _model_module=module, _model_module_version=version,
+                 _view_name=view, _view_module=view_module, _view_module_version=version)
     return Comm(target_name="jupyter.widget", data={"state": state, "buffer_paths": []},
                 metadata={"version": "2.1.0"})
 
@@ -65,6 +65,34 @@ def on_button(msg):
     print("clicked")
 button.on_msg(on_button)
 show(button)
+`
+
+// galleryCell shows the other widgets routelab offers, and an Output
+// widget that captures what its cell prints while its msg_id names the
+// cell's request.
+const galleryCell = `
+controls = "@jupyter-widgets/controls"
+def control(name, **state):
+    return model(name + "Model", controls, name + "View", controls, layout=ref(layout()), **state)
+show(control("FloatSlider", value=2.5, min=0.0, max=10.0, step=0.1, description="x", orientation="horizontal",
+             readout=True, readout_format=".2f", continuous_update=True, disabled=False, behavior="drag-tap",
+             style=ref(style("SliderStyleModel", description_width=""))))
+show(control("Dropdown", _options_labels=["a", "b", "c"], index=1, description="pick", disabled=False,
+             style=ref(style("DescriptionStyleModel", description_width=""))))
+show(control("ToggleButton", value=True, description="on", tooltip="", icon="", button_style="", disabled=False,
+             style=ref(style("ToggleButtonStyleModel"))))
+show(control("Text", value="hi", placeholder="type", description="t", continuous_update=True, disabled=False,
+             style=ref(style("TextStyleModel", description_width=""))))
+out = model("OutputModel", "@jupyter-widgets/output", "OutputView", "@jupyter-widgets/output", version="1.0.0",
+            layout=ref(layout()), outputs=[], msg_id="")
+show(out)
+def capture(msg_id):
+    sys.stdout.flush()  # what was printed so far goes before the switch, as ipywidgets does
+    out.send({"method": "update", "state": {"msg_id": msg_id}, "buffer_paths": []})
+capture(get_ipython().kernel.get_parent()["header"]["msg_id"])
+print("captured")
+capture("")
+print("not captured")
 `
 
 // A page with the Python kernel: an IntSlider moved with the keyboard and a
@@ -149,11 +177,32 @@ func TestWidgetsWithPythonKernel(t *testing.T) {
 		t.Errorf("the updating cell shows %q, want nothing", got)
 	}
 
+	if got := f.Run(galleryCell); got != "ok" {
+		t.Fatalf("gallery cell: %s\n%s", got, f.Text(".cell[data-index='7']"))
+	}
+	const gallery = ".cell[data-index='7'] "
+	f.Wait(gallery+".jupyter-widgets.widget-output", 10*time.Second)
+	var widgets map[string]string
+	f.Eval(`(() => {
+	  const c = document.querySelector(".cell[data-index='7']"), q = s => c.querySelector(s);
+	  return {float: q(".widget-hslider .widget-readout").textContent.trim(),
+	    dropdown: q(".widget-dropdown select").value, toggle: q("button.widget-toggle-button").className.includes("mod-active") + "",
+	    text: q(".widget-text input").value, output: q(".jupyter-widgets.widget-output").textContent.trim(),
+	    cell: Array.from(c.querySelectorAll(":scope > pre.stream"), e => e.textContent).join("")};
+	})()`, &widgets)
+	want := map[string]string{"float": "2.50", "dropdown": "b", "toggle": "true", "text": "hi", "output": "captured", "cell": "not captured\n"}
+	for k, v := range want {
+		if widgets[k] != v {
+			t.Errorf("gallery %s: %q, want %q", k, widgets[k], v)
+		}
+	}
+	screenshot("gallery")
+
 	// An error reply, and its traceback shown.
 	if got := f.Run("1/0"); got != "error" {
 		t.Errorf("1/0: status %q, want error", got)
 	}
-	if got := f.Text(".cell[data-index='7'] pre.error"); !strings.Contains(got, "ZeroDivisionError") {
+	if got := f.Text(".cell[data-index='8'] pre.error"); !strings.Contains(got, "ZeroDivisionError") {
 		t.Errorf("1/0 shows %q, want a ZeroDivisionError traceback", got)
 	}
 	screenshot("all")

@@ -21,6 +21,7 @@ let kernel = null;
 let manager = null;
 const cells = new Map(); // parent msg_id -> cell element
 const pending = new Set(); // promises (renders) and msg_ids (requests) not yet done
+const outputWidgets = new Set(); // Output models, which capture output while their msg_id is set
 
 function note(what, err) {
   const text = what + ': ' + (err && err.stack ? err.stack : String(err));
@@ -99,7 +100,7 @@ function html(el, markup) {
 // this front end knows.
 function renderBundle(el, data) {
   if (data[WIDGET_MIME]) {
-    el.classList.add('widget-output');
+    el.classList.add('widget-view');
     const id = data[WIDGET_MIME].model_id;
     track((async () => {
       const model = await manager.get_model(id);
@@ -171,6 +172,27 @@ function update(content) {
   }
 }
 
+// capture gives the output of a request to the Output widget whose msg_id
+// names it (ipywidgets' "with out:"), as JupyterLab does; it tells whether
+// one took it.
+function capture(parent, msg) {
+  const type = msg.header.msg_type;
+  for (const model of outputWidgets) {
+    if (!parent || model.get('msg_id') !== parent) {
+      continue;
+    }
+    if (type === 'clear_output') {
+      model.clear_output(msg.content.wait);
+    } else if (['stream', 'error', 'execute_result', 'display_data'].includes(type)) {
+      model.outputs.add({ output_type: type, ...msg.content });
+    } else {
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 function onIOPub(_, msg) {
   const type = msg.header.msg_type;
   const parent = msg.parent_header && msg.parent_header.msg_id;
@@ -179,6 +201,9 @@ function onIOPub(_, msg) {
   }
   if (type === 'update_display_data') {
     update(msg.content);
+    return;
+  }
+  if (capture(parent, msg)) {
     return;
   }
   const cell = cells.get(parent);
@@ -236,8 +261,14 @@ async function connect({ baseUrl, wsUrl, token, kernelName }) {
   // Only now: an idle status lost before iopub was live would stay pending.
   kernel.anyMessage.connect(onAny);
   manager = new WidgetManager();
-  kernel.registerCommTarget(manager.comm_target_name, (comm, msg) =>
-    manager.handle_comm_open(new shims.services.Comm(comm), msg));
+  kernel.registerCommTarget(manager.comm_target_name, async (comm, msg) => {
+    const model = await manager.handle_comm_open(new shims.services.Comm(comm), msg);
+    if (model.name === 'OutputModel' && model.module === '@jupyter-widgets/output') {
+      outputWidgets.add(model);
+      model.once('comm:close', () => outputWidgets.delete(model));
+    }
+    return model;
+  });
   await idle();
   return kernel.id;
 }
