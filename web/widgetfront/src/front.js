@@ -56,17 +56,12 @@ class WidgetManager extends HTMLManager {
     };
   }
 
-  // Models the front end creates itself (none of routelab's, but an Output
-  // widget's children may) open their comm through the kernel.
+  // A model the front end creates itself opens its comm through the
+  // kernel; html-manager's placeholder would drop its messages silently.
   async _create_comm(target, modelId, data, metadata, buffers) {
     const comm = kernel.createComm(target, modelId);
     comm.open(data, metadata, buffers);
     return new shims.services.Comm(comm);
-  }
-
-  async _get_comm_info() {
-    const reply = await kernel.requestCommInfo({ target_name: this.comm_target_name });
-    return reply.content.status === 'ok' ? reply.content.comms : {};
   }
 }
 
