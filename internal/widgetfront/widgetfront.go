@@ -303,7 +303,7 @@ func (f *Front) checkLog() {
 	f.logged = len(log)
 }
 
-// Wait waits until an element matches the CSS selector sel.
+// Wait waits until an element matching the CSS selector sel is visible.
 func (f *Front) Wait(sel string, timeout time.Duration) {
 	f.t.Helper()
 	if err := f.do(timeout, chromedp.WaitVisible(sel, chromedp.ByQuery)); err != nil {
