@@ -615,7 +615,16 @@ func (h host) Aside(ctx context.Context, sink display.Sink, f func()) error {
 	return h.s.aside(ctx, sink, f)
 }
 
-func (h host) Warn(msg string) { fmt.Fprintf(h.s.out.errW, "[routelab: %s]\n", msg) }
+// Warn writes to the running cell's stderr; between cells, to the
+// background sink's at once (the pipes would hold it for the next cell).
+func (h host) Warn(msg string) {
+	line := "[routelab: " + msg + "]\n"
+	if bg := h.s.background.Load(); bg != nil && h.s.current() == nil {
+		(*bg).Stream("stderr", line)
+		return
+	}
+	fmt.Fprint(h.s.out.errW, line)
+}
 
 func (h host) DisplayWithID(v any, id string, update bool) {
 	h.s.displayBundle(display.Of(v), id, update)

@@ -94,6 +94,13 @@ func (k *kernel) commClosed(parent *message, id string, data map[string]any) {
 	k.publish(parent, "comm_close", map[string]any{"comm_id": id, "data": orEmptyMap(data)})
 }
 
+func orEmptyList(v any) any {
+	if v == nil {
+		return []any{}
+	}
+	return v
+}
+
 func orEmptyMap(m map[string]any) map[string]any {
 	if m == nil {
 		return map[string]any{}
@@ -195,9 +202,18 @@ func (k *kernel) commMsg(r request) {
 		return
 	}
 	cm, isCommer := k.interp.(Commer)
-	if _, open := k.comms.lookup(c.CommID); !open || !isCommer {
+	e, open := k.comms.lookup(c.CommID)
+	if !open || !isCommer {
 		k.log.Printf("shell: comm_msg for comm %q, which is not open, ignored", c.CommID)
 		return
+	}
+	if e.target == widgetTarget && c.Data["method"] == "update" {
+		// Widget protocol 2.1: every front end hears of an update at once,
+		// under the message that made it, so the one that sent it knows
+		// which of its changes the kernel has seen. A session that corrects
+		// the value sends an update of its own.
+		r.publish("comm_msg", map[string]any{"comm_id": c.CommID, "data": map[string]any{
+			"method": "echo_update", "state": c.Data["state"], "buffer_paths": orEmptyList(c.Data["buffer_paths"])}})
 	}
 	k.guard("comm_msg", func() { cm.CommMsg(c.CommID, c.Data) })
 }

@@ -98,3 +98,27 @@ func (c *client) waitIOPub(msgType string, timeout time.Duration) msg {
 		}
 	}
 }
+
+// TestWidgetUpdatesAreEchoed: protocol 2.1's echo_update, under the front
+// end's own message, for widget comms only.
+func TestWidgetUpdatesAreEchoed(t *testing.T) {
+	k := startKernel(t)
+	c := dial(t, k.ci)
+	c.execute(`comm open w jupyter.widget {"state":{"value":1}}`, nil)
+	c.execute(`comm open e echo {}`, nil)
+	id := c.send(c.shell, "comm_msg", map[string]any{"comm_id": "w",
+		"data": map[string]any{"method": "update", "state": map[string]any{"value": 2}, "buffer_paths": []any{}}})
+	out := c.outputs(id)
+	if got := types(out); got != "status:busy comm_msg status:idle" {
+		t.Fatalf("iopub of a widget update: %s", got)
+	}
+	data := out[1].Content["data"].(map[string]any)
+	if data["method"] != "echo_update" || data["state"].(map[string]any)["value"] != 2.0 || out[1].Content["comm_id"] != "w" {
+		t.Errorf("echo: %v", out[1].Content)
+	}
+	id = c.send(c.shell, "comm_msg", map[string]any{"comm_id": "e",
+		"data": map[string]any{"method": "update", "state": map[string]any{"value": 2}}})
+	if got := types(c.outputs(id)); got != "status:busy status:idle" {
+		t.Errorf("a comm of another target was echoed: %s", got)
+	}
+}

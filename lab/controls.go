@@ -24,7 +24,11 @@ type control struct {
 	text   func() string // the text/plain form
 
 	mu        sync.Mutex
-	listeners []func()
+	listeners []func() // cell code: run through Aside
+	// watchers are lab's own reactions to a change (an interaction's
+	// rerun), called at once: they only queue work or cancel it, and must
+	// not wait behind work in flight.
+	watchers []func()
 }
 
 // domState is the state every control model starts from; its layout and
@@ -59,9 +63,10 @@ func newControl(m *model, op, desc string) *control {
 	return c
 }
 
-// received applies an update from the front end: the accepted state is
-// kept and echoed (protocol 2.1's echo_update), corrected when it had to
-// be (a value off the slider's step), and the change callbacks are queued.
+// received applies an update from the front end (the kernel has echoed
+// it, as protocol 2.1 asks): the accepted state is kept, sent back when it
+// had to be corrected (a value off the slider's step), and the change
+// callbacks are queued.
 // A message without an acceptable value is ignored, and the current value
 // sent back so the front end shows it again.
 func (c *control) received(data map[string]any) {
@@ -80,7 +85,6 @@ func (c *control) received(data map[string]any) {
 		c.m.state[k] = v
 	}
 	c.m.mu.Unlock()
-	c.m.send("echo_update", state)
 	if !sameState(keep, state) {
 		c.m.send("update", keep)
 	}
@@ -117,7 +121,11 @@ func sameState(a, b map[string]any) bool {
 func (c *control) changed(inline bool) {
 	c.mu.Lock()
 	ls := slices.Clone(c.listeners)
+	ws := slices.Clone(c.watchers)
 	c.mu.Unlock()
+	for _, w := range ws {
+		w()
+	}
 	if len(ls) == 0 {
 		return
 	}
@@ -143,6 +151,12 @@ func (w *Widgets) runAside(ctx context.Context, op string, sink display.Sink, f 
 	if err := w.aside(ctx, sink, f); err != nil && w.warn != nil {
 		w.warn(fmt.Sprintf("%s: a callback failed: %v", op, err))
 	}
+}
+
+func (c *control) watch(f func()) {
+	c.mu.Lock()
+	c.watchers = append(c.watchers, f)
+	c.mu.Unlock()
 }
 
 func (c *control) onChange(f func()) {

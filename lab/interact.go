@@ -150,7 +150,7 @@ func (e *Env) Interact(f any, params ...Param) *Interaction {
 		it.args = append(it.args, value)
 		it.names = append(it.names, p.name)
 		children = append(children, c.m.ref())
-		c.onChange(it.changed)
+		c.watch(it.changed)
 	}
 	it.out = e.Widgets.outputModel()
 	children = append(children, it.out.ref())
