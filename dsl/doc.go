@@ -31,7 +31,9 @@
 // without running code), iscomplete.go, script.go (RunScript), variables.go
 // (Variables: what a script declared, read back by its host), help.go
 // (lab.Compare? and ?lab.Compare, as notebook users ask for help),
-// input.go (standard input: lines from the front end, Inputter), magics.go
+// input.go (standard input: lines from the front end, Inputter), comms.go
+// (Jupyter comms both ways, and Aside: work a widget starts, run as a
+// cell), magics.go
 // with magics_unix.go and magics_other.go (%time, %%time, %who,
 // %whos, %env: IPython's magics, one list),
 // introspect.go (the runtime and reflect functions through which a program

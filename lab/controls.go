@@ -174,6 +174,11 @@ func (c *control) set(kv map[string]any) {
 
 func (c *control) bundle() display.Bundle { return c.m.view(c.text()) }
 
+// emptyWidget is the display of a widget value no constructor made.
+func emptyWidget(kind, maker string) display.Bundle {
+	return display.Bundle{display.TextPlain: fmt.Sprintf("lab.%s (empty: %s makes one)", kind, maker)}
+}
+
 // number reads a JSON number (front ends send numbers as float64).
 func number(v any) (float64, bool) {
 	switch x := v.(type) {
@@ -245,7 +250,12 @@ func (s *SliderWidget) OnChange(f func(float64)) {
 }
 
 // Bundle shows the slider.
-func (s *SliderWidget) Bundle() display.Bundle { return s.c.bundle() }
+func (s *SliderWidget) Bundle() display.Bundle {
+	if s.c == nil {
+		return emptyWidget("SliderWidget", "lab.Slider")
+	}
+	return s.c.bundle()
+}
 
 // Close removes the slider from the front end.
 func (s *SliderWidget) Close() { s.c.m.close() }
@@ -301,7 +311,12 @@ func (s *IntSliderWidget) OnChange(f func(int)) {
 }
 
 // Bundle shows the slider.
-func (s *IntSliderWidget) Bundle() display.Bundle { return s.c.bundle() }
+func (s *IntSliderWidget) Bundle() display.Bundle {
+	if s.c == nil {
+		return emptyWidget("IntSliderWidget", "lab.IntSlider")
+	}
+	return s.c.bundle()
+}
 
 // Close removes the slider from the front end.
 func (s *IntSliderWidget) Close() { s.c.m.close() }
@@ -366,7 +381,12 @@ func (d *DropdownWidget) OnChange(f func(string)) {
 }
 
 // Bundle shows the dropdown.
-func (d *DropdownWidget) Bundle() display.Bundle { return d.c.bundle() }
+func (d *DropdownWidget) Bundle() display.Bundle {
+	if d.c == nil {
+		return emptyWidget("DropdownWidget", "lab.Dropdown")
+	}
+	return d.c.bundle()
+}
 
 // Close removes the dropdown from the front end.
 func (d *DropdownWidget) Close() { d.c.m.close() }
@@ -406,7 +426,12 @@ func (t *ToggleWidget) OnChange(f func(bool)) {
 }
 
 // Bundle shows the button.
-func (t *ToggleWidget) Bundle() display.Bundle { return t.c.bundle() }
+func (t *ToggleWidget) Bundle() display.Bundle {
+	if t.c == nil {
+		return emptyWidget("ToggleWidget", "lab.Toggle")
+	}
+	return t.c.bundle()
+}
 
 // Close removes the button from the front end.
 func (t *ToggleWidget) Close() { t.c.m.close() }
@@ -447,7 +472,12 @@ func (t *TextWidget) OnChange(f func(string)) {
 }
 
 // Bundle shows the text box.
-func (t *TextWidget) Bundle() display.Bundle { return t.c.bundle() }
+func (t *TextWidget) Bundle() display.Bundle {
+	if t.c == nil {
+		return emptyWidget("TextWidget", "lab.Text")
+	}
+	return t.c.bundle()
+}
 
 // Close removes the text box from the front end.
 func (t *TextWidget) Close() { t.c.m.close() }
@@ -459,7 +489,8 @@ type ButtonWidget struct {
 
 	mu     sync.Mutex
 	clicks int
-	onTap  []func()
+	onTap  []func() // cell code: run through Aside
+	now    []func() // lab's own reactions, called at once (see control.watchers)
 }
 
 // Button makes a push button; OnClick says what a click does.
@@ -483,7 +514,11 @@ func (b *ButtonWidget) received(data map[string]any) {
 	b.clicks++
 	n := b.clicks
 	fs := slices.Clone(b.onTap)
+	now := slices.Clone(b.now)
 	b.mu.Unlock()
+	for _, f := range now {
+		f()
+	}
 	if len(fs) == 0 {
 		return
 	}
@@ -503,6 +538,12 @@ func (b *ButtonWidget) Clicks() int {
 	return b.clicks
 }
 
+func (b *ButtonWidget) watch(f func()) {
+	b.mu.Lock()
+	b.now = append(b.now, f)
+	b.mu.Unlock()
+}
+
 // OnClick calls f after every click.
 func (b *ButtonWidget) OnClick(f func()) {
 	check("Button.OnClick", f != nil, "f", word("nil"), "a function")
@@ -512,7 +553,12 @@ func (b *ButtonWidget) OnClick(f func()) {
 }
 
 // Bundle shows the button.
-func (b *ButtonWidget) Bundle() display.Bundle { return b.m.view(fmt.Sprintf("Button(%s)", b.desc)) }
+func (b *ButtonWidget) Bundle() display.Bundle {
+	if b.m == nil {
+		return emptyWidget("ButtonWidget", "lab.Button")
+	}
+	return b.m.view(fmt.Sprintf("Button(%s)", b.desc))
+}
 
 // Close removes the button from the front end.
 func (b *ButtonWidget) Close() { b.m.close() }

@@ -28,5 +28,9 @@
 // scorers.go (Scorers: a router composed of weighted scoring plugins, as
 // llm-d composes them), live.go (Live: a run shown as it advances and
 // steered by later cells, replayable as a scenario) and livecontrols.go
-// (its controls and recording).
+// (its controls and recording), livewidgets.go (its controls as widgets in
+// the notebook); widgets.go (Jupyter widgets: the session's hub and the
+// models on their comms), controls.go (Slider, IntSlider, Dropdown,
+// Toggle, Text, Button) and interact.go (Interact: a function rerun when
+// its controls move).
 package lab

@@ -238,6 +238,9 @@ func (it *Interaction) rerun(life context.Context) {
 // Bundle shows the controls and the result; front ends that render no
 // widgets show the result of the initial values.
 func (it *Interaction) Bundle() display.Bundle {
+	if it.box == nil {
+		return emptyWidget("Interaction", "lab.Interact")
+	}
 	it.mu.Lock()
 	last := it.last
 	it.mu.Unlock()
@@ -255,7 +258,7 @@ func (it *Interaction) Bundle() display.Bundle {
 
 // Close removes the controls from the front end.
 func (it *Interaction) Close() {
-	if it.e.Widgets == nil {
+	if it.box == nil || it.e.Widgets == nil {
 		return
 	}
 	it.e.Widgets.closeTree(it.box)

@@ -80,6 +80,8 @@ type liveState struct {
 	// so far with the times they take effect.
 	cursor float64
 	script []timedControl
+
+	controls *LiveControls // made by Controls, shown when interactive
 }
 
 type timedControl struct {
@@ -113,8 +115,12 @@ func (e *Env) Live(scn *Scenario, policy PolicySpec, seed int, opts ...LiveOptio
 		base: live.Options{Scenario: s, Policy: policy, Seed: uint64(seed), Speed: speed, Measure: &proto},
 		view: live.View{Seed: uint64(seed), Until: proto.Horizon()}}
 	if !v.headless {
+		lv := &LiveView{v}
+		if e.Widgets.channel() != nil {
+			e.Display(lv.Controls(), "", false)
+		}
 		v.start(op)
-		return &LiveView{v}
+		return lv
 	}
 	sess, err := v.replay(nil, v.end())
 	if err != nil {

@@ -30,7 +30,7 @@ const (
 // values they were made with. NewWidgets makes one; a session owns it.
 type Widgets struct {
 	comms func() display.Comms // where messages go now; nil: nowhere
-	aside Aside
+	aside func(ctx context.Context, sink display.Sink, f func()) error
 	life  context.Context // ends when the session closes
 	warn  func(string)
 
@@ -46,20 +46,26 @@ type Widgets struct {
 	warned  map[string]bool
 }
 
-// Aside runs f as a cell would be run — after the running cell, if any,
-// with ctx as the session's context and output to sink — and reports a
-// panic of f as its error. A session provides it, so that a callback a
-// widget's change calls never runs at the same time as a cell.
-type Aside func(ctx context.Context, sink display.Sink, f func()) error
-
 // NewWidgets makes a session's widget hub: comms returns where the
 // session's comm messages go at the moment (the running cell's output, or
 // its output between cells; nil when there is no front end), aside runs
-// callbacks, life ends with the session and warn reports a front end's
-// bad message (once per kind).
-func NewWidgets(life context.Context, comms func() display.Comms, aside Aside, warn func(string)) *Widgets {
+// callbacks as a cell would be run — after the running cell, with ctx as
+// the session's context and output to sink, a panic of f its error — so
+// that they never run at the same time as a cell; life ends with the
+// session and warn reports a front end's bad message (once per kind).
+func NewWidgets(life context.Context, comms func() display.Comms, aside func(ctx context.Context, sink display.Sink, f func()) error, warn func(string)) *Widgets {
 	return &Widgets{comms: comms, aside: aside, life: life, warn: warn,
 		models: map[string]*model{}, pending: map[string]func(context.Context){}, warned: map[string]bool{}}
+}
+
+// String says how many widgets are open.
+func (w *Widgets) String() string {
+	if w == nil {
+		return "lab.Widgets (none)"
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return fmt.Sprintf("lab.Widgets (%d models open)", len(w.models))
 }
 
 // model is one widget model on its comm.
@@ -94,7 +100,7 @@ func (w *Widgets) newModel(state map[string]any) *model {
 }
 
 func (w *Widgets) channel() display.Comms {
-	if w.comms == nil {
+	if w == nil || w.comms == nil {
 		return nil
 	}
 	return w.comms()

@@ -357,3 +357,59 @@ func TestInteractReruns(t *testing.T) {
 		t.Errorf("models left open after Close: %v", got)
 	}
 }
+
+// TestLiveControlsSteerAndReplay: a live view in a notebook shows its
+// controls; steered by them from the front end (paused, rate, straggler,
+// fail, policy, resumed) it records the same actions as its methods would,
+// and its recording replays byte for byte.
+func TestLiveControlsSteerAndReplay(t *testing.T) {
+	env, fe, warnings := widgetEnv(t)
+	disp := &shown{}
+	env.Display, env.Headless = disp.display, func() bool { return false }
+	lv := env.Live(Straggler().Rate(150), LatencyAware(), 7, Speed(10000))
+	first := disp.all()[0]
+	c := lv.Controls()
+	if v, ok := first.b[display.WidgetViewMIME].(map[string]any); !ok || v["model_id"] != c.box.id {
+		t.Fatalf("first display %v, want the controls (%s)", first, c.box.id)
+	}
+	ref := func(id string, i int) string {
+		return strings.TrimPrefix(fe.state(id, "children").([]any)[i].(string), widgetModelPrefix)
+	}
+	rate, row1, row2 := ref(c.box.id, 0), ref(c.box.id, 1), ref(c.box.id, 2)
+	replica, straggler, failB := ref(row1, 0), ref(row1, 1), ref(row1, 3)
+	pause, policy := ref(row2, 1), ref(row2, 2)
+	click := map[string]any{"method": "custom", "content": map[string]any{"event": "click"}}
+
+	env.Widgets.CommMsg(pause, update(map[string]any{"value": true}))
+	at := lv.Now()
+	env.Widgets.CommMsg(rate, update(map[string]any{"value": 220.0}))
+	env.Widgets.CommMsg(replica, update(map[string]any{"index": 1.0}))
+	env.Widgets.CommMsg(straggler, click)
+	env.Widgets.CommMsg(replica, update(map[string]any{"index": 2.0}))
+	env.Widgets.CommMsg(failB, click)
+	if fe.state(policy, "_options_labels").([]any)[1] != "round-robin" {
+		t.Fatalf("policy options %v", fe.state(policy, "_options_labels"))
+	}
+	env.Widgets.CommMsg(policy, update(map[string]any{"index": 2.0})) // least-queue
+	env.Widgets.CommMsg(pause, update(map[string]any{"value": false}))
+	lv.Wait(15 * time.Second)
+
+	var acts []string
+	for _, a := range lv.Actions() {
+		acts = append(acts, a.String())
+	}
+	when := strings.TrimPrefix(acts[0], "rate 220 req/s")
+	if !strings.HasPrefix(when, " at ") || at > 1 {
+		t.Errorf("rate change recorded as %q (paused at %v s)", acts[0], at)
+	}
+	want := []string{"rate 220 req/s" + when, "replica 2 ×4 slower" + when, "fail replica 3" + when, "least-queue routes" + when}
+	if strings.Join(acts, "; ") != strings.Join(want, "; ") {
+		t.Errorf("actions recorded:\n%s\nwant:\n%s", strings.Join(acts, "; "), strings.Join(want, "; "))
+	}
+	if a, b := measuredRun(t, lv.Result()), measuredRun(t, Run(lv.Scenario(), lv.Policy(), 7)); a != b {
+		t.Errorf("the steered view and its replay differ:\n%.300s\n%.300s", a, b)
+	}
+	if len(*warnings) != 0 {
+		t.Errorf("warnings: %q", *warnings)
+	}
+}

@@ -83,6 +83,9 @@ func zeroValues(typ reflect.Type) []any {
 // (kinds) show as their value, errors as their message, and a random stream
 // or a running policy is machinery, not something to tabulate.
 func needsHTML(pkg string, typ reflect.Type) bool {
+	if pkg == "lab" && widgetTypes[typ.Name()] {
+		return false
+	}
 	if pkg == "plot" || typ.Kind() == reflect.String || typ.Kind() == reflect.Interface {
 		return false
 	}
@@ -90,6 +93,14 @@ func needsHTML(pkg string, typ reflect.Type) bool {
 		return false
 	}
 	return typ != reflect.TypeFor[engine.Rand]()
+}
+
+// widgetTypes show as Jupyter widgets (a widget view, with text for front
+// ends that render none) or are their machinery.
+var widgetTypes = map[string]bool{
+	"Widgets": true, "Param": true, "Interaction": true, "LiveControls": true,
+	"SliderWidget": true, "IntSliderWidget": true, "DropdownWidget": true, "ToggleWidget": true,
+	"TextWidget": true, "ButtonWidget": true,
 }
 
 func checkDisplay(t *testing.T, what string, v any, wantHTML bool) {
@@ -163,6 +174,17 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.StudyResult":  {r.study},
 		"lab.SweepResult":  {r.sweep},
 		"lab.View":         {r.view, r.wideView},
+
+		"lab.Widgets":         {lab.NewWidgets(context.Background(), func() display.Comms { return nil }, nil, nil)},
+		"lab.SliderWidget":    {lab.Slider("rate", 50, 400, 10, 100)},
+		"lab.IntSliderWidget": {lab.IntSlider("replicas", 1, 8, 1, 3)},
+		"lab.DropdownWidget":  {lab.Dropdown("policy", []string{"round-robin", "adaptive"}, "adaptive")},
+		"lab.ToggleWidget":    {lab.Toggle("pause", true)},
+		"lab.TextWidget":      {lab.Text("label", "run 1")},
+		"lab.ButtonWidget":    {lab.Button("fail replica 2")},
+		"lab.Param":           {lab.Range("rate", 50, 400, 10), lab.Choice("policy", "a", "b"), lab.Flag("on"), lab.IntRange("n", 1, 3, 1).From(2)},
+		"lab.Interaction":     {lab.Interact(func(x float64) string { return fmt.Sprint(x) }, lab.Range("x", 1, 2, 0.5))},
+		"lab.LiveControls":    {r.live.Controls()},
 
 		"engine.AdaptiveParams":    {engine.DefaultAdaptiveParams()},
 		"engine.ArrivalProcess":    {engine.Poisson, engine.Replay},

@@ -94,7 +94,6 @@ var _ = lazily(func() {
 		"WeightedRR":    reflect.ValueOf(lab.WeightedRR),
 
 		// type definitions
-		"Aside":           reflect.ValueOf((*lab.Aside)(nil)),
 		"ButtonWidget":    reflect.ValueOf((*lab.ButtonWidget)(nil)),
 		"Comparison":      reflect.ValueOf((*lab.Comparison)(nil)),
 		"DropdownWidget":  reflect.ValueOf((*lab.DropdownWidget)(nil)),
@@ -107,6 +106,7 @@ var _ = lazily(func() {
 		"Interaction":     reflect.ValueOf((*lab.Interaction)(nil)),
 		"LiveAction":      reflect.ValueOf((*lab.LiveAction)(nil)),
 		"LiveActions":     reflect.ValueOf((*lab.LiveActions)(nil)),
+		"LiveControls":    reflect.ValueOf((*lab.LiveControls)(nil)),
 		"LiveOption":      reflect.ValueOf((*lab.LiveOption)(nil)),
 		"LiveView":        reflect.ValueOf((*lab.LiveView)(nil)),
 		"Option":          reflect.ValueOf((*lab.Option)(nil)),
