@@ -65,8 +65,27 @@ func TestNotebooksRunAlikeUnderJupyterAndRoutelabRun(t *testing.T) {
 			if outputs == 0 {
 				t.Error("the notebook produced no outputs at all")
 			}
+			// The widgets' saved state: nbclient records it from the
+			// kernel's comm messages, routelab run from the session's.
+			if wa, wb := canonicalJSON(t, a.Metadata["widgets"]), canonicalJSON(t, b.Metadata["widgets"]); wa != wb {
+				t.Errorf("metadata.widgets differ:\nnbclient:     %.600s\nroutelab run: %.600s", wa, wb)
+			}
 		})
 	}
+}
+
+// canonicalJSON is raw JSON re-encoded with sorted keys and no spaces.
+func canonicalJSON(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	if raw == nil {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
 }
 
 func readNotebook(t *testing.T, path string) *kernel.Notebook {

@@ -303,7 +303,8 @@ func (c *child) closeComms() {
 	}
 	to, ok := c.background().(display.Comms)
 	if !ok {
-		c.log.Printf("worker %d: cannot close the comms it left open, %q: the background sink does not speak comms", c.pid(), ids)
+		// No front end outside cells (routelab run): the widgets died
+		// with the run, there is nobody to tell.
 		return
 	}
 	for _, id := range ids {
