@@ -178,6 +178,14 @@ type Headless interface {
 	Headless() bool
 }
 
+// Statuser is implemented by sinks that can show one transient status
+// line beside a headless run's output — a terminal's stderr under
+// `routelab run`. Long work reports its progress there when nobody
+// watches displays; "" clears the line. Nothing of it is recorded.
+type Statuser interface {
+	Status(line string)
+}
+
 // Inputter is implemented by sinks that can ask the user for a line of
 // input: a front end that shows an input box (Jupyter's input_request). It
 // returns the line without its newline, ErrNoInput when its client cannot

@@ -100,6 +100,10 @@ type Host interface {
 	Aside(ctx context.Context, sink display.Sink, f func()) error
 	// Warn tells the user of something a library ignored, on stderr.
 	Warn(msg string)
+	// Status shows a transient status line beside the running cell when
+	// its sink can (display.Statuser; "" clears it), and says whether it
+	// could.
+	Status(line string) bool
 }
 
 // symbols returns the library's symbols with the session's bindings applied.

@@ -609,6 +609,18 @@ func (h host) Background() (context.Context, func()) { return h.s.startWork() }
 
 func (h host) Comms() display.Comms { return h.s.commsNow() }
 
+func (h host) Status(line string) bool {
+	r := h.s.current()
+	if r == nil {
+		return false
+	}
+	st, ok := r.sink.(display.Statuser)
+	if ok {
+		st.Status(line)
+	}
+	return ok
+}
+
 func (h host) HandleComms(c CommHandler) { h.s.comms.Store(&c) }
 
 func (h host) Aside(ctx context.Context, sink display.Sink, f func()) error {

@@ -37,6 +37,10 @@ type RunOptions struct {
 	Info *Info
 	// Progress, when set, gets one line per executed cell.
 	Progress io.Writer
+	// Status, when set, is a terminal on which long work in a cell (a
+	// Compare of many runs) draws its progress line, redrawn in place
+	// and cleared when done; the notebook records none of it.
+	Status io.Writer
 }
 
 // CellError reports the cell that stopped a run.
@@ -118,9 +122,16 @@ func Execute(ctx context.Context, nb *Notebook, interp Interpreter, opts RunOpti
 		n := count
 		c.ExecutionCount = &n
 		rec := &recorder{cell: c, displays: displays, widgets: widgets}
+		var sink display.Sink = rec
+		var status *statusLine
+		if opts.Status != nil {
+			status = &statusLine{w: opts.Status}
+			sink = statusRecorder{rec, status}
+		}
 		start := time.Now()
-		res := runCell(ctx, interp, c.Source, rec, opts.Timeout)
+		res := runCell(ctx, interp, c.Source, sink, opts.Timeout)
 		rec.close()
+		status.clear()
 		if opts.Progress != nil {
 			fmt.Fprintf(opts.Progress, "cells[%d] In [%d] %s (%v)\n", i, n, res.status(), time.Since(start).Round(time.Millisecond))
 		}
@@ -319,6 +330,40 @@ func (r *recorder) close() {
 		}
 	}
 }
+
+// statusLine is a line a terminal redraws in place.
+type statusLine struct {
+	mu    sync.Mutex
+	w     io.Writer
+	drawn bool
+}
+
+func (l *statusLine) Status(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case line != "":
+		fmt.Fprint(l.w, "\r"+line+"\033[K")
+		l.drawn = true
+	case l.drawn:
+		fmt.Fprint(l.w, "\r\033[K")
+		l.drawn = false
+	}
+}
+
+func (l *statusLine) clear() {
+	if l != nil {
+		l.Status("")
+	}
+}
+
+// statusRecorder records a cell and draws its status line on a terminal.
+type statusRecorder struct {
+	*recorder
+	line *statusLine
+}
+
+func (r statusRecorder) Status(line string) { r.line.Status(line) }
 
 // ResolveCarriageReturns is a stream's text as a notebook front end shows
 // it: on each line, only the text after the last bare carriage return

@@ -63,6 +63,11 @@ type Env struct {
 	// has ended; the context ends when the session is interrupted or
 	// closed. nil: context.Background, never ended.
 	Background func() (context.Context, func())
+	// Status, when set, shows a transient status line beside a headless
+	// run (a terminal under routelab run; "" clears it) and reports
+	// whether it could: long work draws its progress there when nobody
+	// watches displays.
+	Status func(line string) bool
 	// Widgets, when set, is the session's Jupyter widgets (NewWidgets):
 	// the controls lab.Slider and the others make talk to the front end
 	// through it. nil: controls keep their values unless a cell sets them.

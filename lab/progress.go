@@ -11,8 +11,9 @@ import (
 // Long work in a cell — a Compare, Sweep or Study that takes more than a
 // second — shows one line of progress that updates in place (runs done,
 // pace, time left) and ends as its totals. Nobody watches a headless run
-// (routelab run, nbconvert), so there it shows nothing: the notebook keeps
-// its outputs alone.
+// (routelab run, nbconvert), so there it shows nothing in the notebook,
+// which keeps its outputs alone; on a terminal (routelab run's stderr,
+// Env.Status) the line is drawn there and cleared at the end.
 
 const (
 	// progressAfter is how long work runs before its line appears: quick
@@ -31,15 +32,17 @@ type progressView struct {
 	start, last time.Time
 	done, total int
 	shown       bool
+	status      bool // drawn by Env.Status, not displayed
 }
 
 // progress starts the progress of work named what, or returns nil when
 // nobody would see it.
 func (e *Env) progress(what string) *progressView {
-	if e.headless() {
+	status := e.headless()
+	if status && (e.Status == nil || !e.Status("")) {
 		return nil
 	}
-	p := &progressView{env: e, what: what, now: time.Now, start: time.Now()}
+	p := &progressView{env: e, what: what, now: time.Now, start: time.Now(), status: status}
 	// Its own id: the start to the nanosecond, and the view's address.
 	p.id = fmt.Sprintf("routelab-progress-%d-%p", p.start.UnixNano(), p)
 	return p
@@ -60,6 +63,11 @@ func (p *progressView) update(done, total int) {
 		return
 	}
 	p.last = t
+	if p.status {
+		p.env.Status(experiment.ProgressLine(p.what, done, total, t.Sub(p.start)))
+		p.shown = true
+		return
+	}
 	p.env.Display(progressLine{text: experiment.ProgressLine(p.what, done, total, t.Sub(p.start)), done: done, total: total}, p.id, p.shown)
 	p.shown = true
 }
@@ -68,6 +76,10 @@ func (p *progressView) update(done, total int) {
 // it was interrupted, how far it got).
 func (p *progressView) finish() {
 	if p == nil || !p.shown {
+		return
+	}
+	if p.status {
+		p.env.Status("")
 		return
 	}
 	text := experiment.ProgressTotals(p.what, p.done, p.total, p.now().Sub(p.start))

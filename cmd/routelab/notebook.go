@@ -70,6 +70,11 @@ func (c *runConfig) run(cmd *cobra.Command, path string) error {
 	if !c.quiet {
 		opts.Progress = cmd.ErrOrStderr()
 	}
+	// Long work in a cell draws its progress line on a terminal only:
+	// pipes, files and logs stay clean.
+	if isTerminal(cmd.ErrOrStderr()) {
+		opts.Status = cmd.ErrOrStderr()
+	}
 	for _, p := range []*string{&path, &opts.Output, &opts.HTML} {
 		if err := absolute(p); err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,5 +76,49 @@ func TestShardProgressOnATerminalOnly(t *testing.T) {
 	}
 	if read(t, filepath.Join(dir, "tty.json")) != read(t, filepath.Join(dir, "pipe.json")) {
 		t.Error("the shard file depends on where its progress went")
+	}
+}
+
+// Under `routelab run`, a cell's long comparison draws its progress line
+// on a terminal's stderr — redrawn in place, cleared at the end — and
+// nothing of it on a pipe; the notebook written is the same either way,
+// with no progress in it.
+func TestRunProgressOnATerminalOnly(t *testing.T) {
+	exe, dir := routelab.Path(t), t.TempDir()
+	nb := filepath.Join(dir, "long.ipynb")
+	cell := `c := lab.Compare(lab.Steady().Seeds(8000), lab.RoundRobin(), lab.LeastQueue())` + "\n" + `c.Summary("least-queue").Runs`
+	if err := os.WriteFile(nb, []byte(`{"cells": [{"cell_type": "code", "execution_count": null, "id": "c1", "metadata": {}, "outputs": [], "source": `+
+		strconv.Quote(cell)+`}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	control, term := openPTY(t)
+	onTerm := exec.Command(exe, "run", nb, "-o", filepath.Join(dir, "tty.ipynb"))
+	onTerm.Env, onTerm.Stderr = cleanEnv(), term
+	if err := onTerm.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.Close()
+	var seen bytes.Buffer
+	io.Copy(&seen, control)
+	if err := onTerm.Wait(); err != nil {
+		t.Fatalf("routelab run on a terminal: %v: %q", err, seen.String())
+	}
+	for _, want := range []string{"\rlab.Compare: ", " runs (", " runs/s, about ", " left\033[K", "\r\033[K", "cells[0] In [1] ok"} {
+		if !strings.Contains(seen.String(), want) {
+			t.Errorf("the terminal shows %q; want it to contain %q", seen.String(), want)
+		}
+	}
+	var piped bytes.Buffer
+	onPipe := exec.Command(exe, "run", nb, "-o", filepath.Join(dir, "pipe.ipynb"))
+	onPipe.Env, onPipe.Stderr = cleanEnv(), &piped
+	if err := onPipe.Run(); err != nil {
+		t.Fatalf("routelab run on a pipe: %v: %s", err, piped.String())
+	}
+	if s := piped.String(); strings.ContainsAny(s, "\r\033") || strings.Contains(s, "runs (") {
+		t.Errorf("a pipe gets progress: %q", s)
+	}
+	tty, pipe := read(t, filepath.Join(dir, "tty.ipynb")), read(t, filepath.Join(dir, "pipe.ipynb"))
+	if tty != pipe || strings.Contains(tty, "runs/s") || !strings.Contains(tty, `"8000"`) {
+		t.Errorf("the notebooks written differ or hold progress:\n%s\n%s", tty, pipe)
 	}
 }

@@ -126,6 +126,7 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			PageHasLibrary: onePage(),
 			Headless:       h.Headless,
 			Background:     h.Background,
+			Status:         h.Status,
 		}
 		env.Widgets = lab.NewWidgets(h.Context(), h.Comms, h.Aside, h.Warn)
 		h.HandleComms(env.Widgets)

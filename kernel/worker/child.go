@@ -186,7 +186,7 @@ func (c *child) dispatch(ev event) {
 			err = errors.New(ev.Error.Value)
 		}
 		c.markReady(err)
-	case evStream, evDisplay, evClear, evComm:
+	case evStream, evDisplay, evClear, evComm, evStatus:
 		c.output(ev)
 	case evInput:
 		go c.input(ev)
@@ -221,6 +221,13 @@ func (c *child) output(ev event) {
 	c.mu.Unlock()
 	if ev.Type == evComm {
 		c.comm(ev.Comm, to)
+		return
+	}
+	if ev.Type == evStatus {
+		// A status line belongs to its cell's sink only; late, it is moot.
+		if st, ok := to.(display.Statuser); ok {
+			st.Status(ev.Text)
+		}
 		return
 	}
 	if to == nil {

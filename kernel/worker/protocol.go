@@ -11,7 +11,7 @@ import (
 // protocolVersion is announced by every worker, so a kernel never talks to a
 // worker binary that speaks another protocol (the executable replaced by a
 // newer build while the kernel ran).
-const protocolVersion = 4
+const protocolVersion = 5
 
 // Request operations, kernel to worker.
 const (
@@ -55,9 +55,11 @@ type request struct {
 	// said so; see display.Headless).
 	Headless bool `json:"headless,omitempty"`
 	// Stdin: an execute whose sink can answer input (display.Inputter).
-	Stdin bool     `json:"stdin,omitempty"`
-	Error string   `json:"error,omitempty"` // input
-	Comm  *commMsg `json:"comm,omitempty"`
+	Stdin bool `json:"stdin,omitempty"`
+	// StatusLine: an execute whose sink shows a status line (display.Statuser).
+	StatusLine bool     `json:"status_line,omitempty"`
+	Error      string   `json:"error,omitempty"` // input
+	Comm       *commMsg `json:"comm,omitempty"`
 }
 
 // Event types, worker to kernel.
@@ -73,6 +75,8 @@ const (
 	evPosition = "position"
 	// evResult answers request id.
 	evResult = "result"
+	// evStatus: the running cell's status line is Text ("" clears it).
+	evStatus = "status"
 	// evInput: the running cell (id of its execute) asks for a line; Text
 	// is the prompt.
 	evInput = "input"

@@ -191,7 +191,10 @@ func (s *server) execute(r request, done chan struct{}) {
 	ev := event{ID: r.ID, Type: evResult}
 	var v display.Bundle
 	var err error
-	k := sink{s: s, id: r.ID, headless: r.Headless, stdin: r.Stdin}
+	var k display.Sink = sink{s: s, id: r.ID, headless: r.Headless, stdin: r.Stdin}
+	if r.StatusLine {
+		k = statusSink{k.(sink)}
+	}
 	if perr := s.guard("execute", func() { v, err = s.interp.Execute(s.ctx, r.Code, k) }); perr != nil {
 		err = &display.Error{Name: "InternalError", Value: perr.Error()}
 	}
@@ -278,6 +281,13 @@ type sink struct {
 var _ display.Comms = sink{}
 
 func (k sink) Headless() bool { return k.headless }
+
+// statusSink is the sink of a cell whose kernel sink shows a status line.
+type statusSink struct{ sink }
+
+func (k statusSink) Status(line string) {
+	k.s.reply(event{ID: k.id, Type: evStatus, Text: line})
+}
 
 func (k sink) Stream(name, text string) {
 	k.s.reply(event{ID: k.id, Type: evStream, Name: name, Text: text})

@@ -172,7 +172,8 @@ func (s *Supervisor) send(ctx context.Context, code string, sink display.Sink) (
 		}
 		hl, ok := sink.(display.Headless)
 		_, stdin := sink.(display.Inputter)
-		k, err := c.request(request{Op: opExecute, Code: code, Headless: ok && hl.Headless(), Stdin: stdin}, sink)
+		_, status := sink.(display.Statuser)
+		k, err := c.request(request{Op: opExecute, Code: code, Headless: ok && hl.Headless(), Stdin: stdin, StatusLine: status}, sink)
 		if err == nil {
 			return c, k, nil
 		}
