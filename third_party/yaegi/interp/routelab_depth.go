@@ -55,6 +55,37 @@ func enterValueCall(def *node) *atomic.Int32 {
 	return c
 }
 
+// valueCallCounter is the counter enterCountedCall counts def's calls
+// with, nil when calls are not bounded: what enterValueCall looks up at
+// each call, looked up once by a function value.
+func valueCallCounter(def *node) callBound {
+	if def.origin != nil {
+		def = def.origin
+	}
+	if def.interp.maxDepth <= 0 {
+		return callBound{}
+	}
+	return callBound{def.interp.callCounter(def), def.interp.maxDepth}
+}
+
+// callBound is a function's count of calls in progress and its bound.
+type callBound struct {
+	c   *atomic.Int32
+	max int32
+}
+
+// enterCountedCall is enterValueCall with the counter already looked up.
+func enterCountedCall(b callBound) *atomic.Int32 {
+	if b.c == nil {
+		return nil
+	}
+	if b.c.Add(1) > b.max && stackDeeperThan(int(b.max)) {
+		b.c.Add(-1)
+		panic(StackOverflow{Depth: int(b.max)})
+	}
+	return b.c
+}
+
 // exitValueCall ends a call enterValueCall counted.
 func exitValueCall(counted *atomic.Int32) {
 	if counted != nil {

@@ -392,6 +392,16 @@ func (f *frame) calleeFrame(length int) *frame {
 	return nf
 }
 
+// reuseFor readies the frame of an earlier call of a function value, which
+// nothing held after it returned, for a call of the same function from f.
+// Its slots are cleared: the call gets new ones.
+func (nf *frame) reuseFor(f *frame) {
+	clear(nf.data)
+	nf.deferred, nf.recovered = nil, nil
+	nf.setrunid(f.runid())
+	nf.anc, nf.root, nf.done, nf.depth = f, f.root, f.done, f.depth+1
+}
+
 // deferredFunc returns the function value of a deferred call made in f of a
 // declared function or method. The value made for it refers to f only until
 // the call runs, when f returns, so it does not keep f from being reused (a

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"reflect"
 	"regexp"
+	"sync/atomic"
 )
 
 // bltn type defines functions which run at CFG execution.
@@ -1190,15 +1191,29 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 		if methodExpr && !recvInType {
 			funcType = methodExprType(def.types[numRet], funcType)
 		}
+		// What every call needs of def is looked up once, when the value is
+		// made, not at each call (routelab patch: a scripted policy's cost
+		// function is called millions of times).
+		counter := valueCallCounter(def)
+		layout := slotLayout(def, def.types)
+		wrapArg := interfaceSrcArgs(def)
+		// The frame of the last call that left nothing holding it, for the
+		// next call, whichever goroutine makes it (routelab patch).
+		var spare atomic.Pointer[frame]
 		return reflect.MakeFunc(funcType, func(in []reflect.Value) []reflect.Value {
 			if nilRecv != nil {
 				panic(nilRecv)
 			}
-			defer exitValueCall(enterValueCall(def))
+			defer exitValueCall(enterCountedCall(counter))
 			// Allocate and init local frame. All values to be settable and addressable.
-			fr := newFrame(f, len(def.types), f.runid())
+			fr := spare.Swap(nil)
+			if fr == nil {
+				fr = newFrame(f, len(def.types), f.runid())
+			} else {
+				fr.reuseFor(f)
+			}
 			d := fr.data
-			initSlots(def, def.types, d, 0)
+			initSlotsOf(layout, d, 0)
 
 			if rcvr == nil {
 				d = d[numRet:]
@@ -1222,13 +1237,9 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 					}
 					j--
 				}
-				typ := def.typ.arg[j]
-				switch {
-				case isEmptyInterface(typ) || typ.TypeOf() == valueInterfaceType:
-					d[i].Set(arg)
-				case isInterfaceSrc(typ):
+				if wrapArg[j] {
 					d[i].Set(reflect.ValueOf(valueInterface{value: arg.Elem()}))
-				default:
+				} else {
 					d[i].Set(arg)
 				}
 			}
@@ -1236,9 +1247,27 @@ func genFunctionWrapper(n *node) func(*frame) reflect.Value {
 			// Interpreter code execution.
 			runCfg(start, fr, def, n)
 
-			return fr.data[:numRet]
+			// The results are copied out of the frame, which the next
+			// call may take at once.
+			res := append(make([]reflect.Value, 0, numRet), fr.data[:numRet]...)
+			if !fr.captured.Load() && fr.debug == nil && f.debug == nil {
+				spare.Store(fr)
+			}
+			return res
 		})
 	}
+}
+
+// interfaceSrcArgs says, for each argument of def, whether a value passed
+// from compiled code is wrapped as an interpreted interface value
+// (valueInterface): what the call of a function value decided for every
+// argument at every call (routelab patch).
+func interfaceSrcArgs(def *node) []bool {
+	wrap := make([]bool, len(def.typ.arg))
+	for j, typ := range def.typ.arg {
+		wrap[j] = !isEmptyInterface(typ) && typ.TypeOf() != valueInterfaceType && isInterfaceSrc(typ)
+	}
+	return wrap
 }
 
 func genInterfaceWrapper(n *node, typ reflect.Type) func(*frame) reflect.Value {
