@@ -219,6 +219,14 @@ type Comms interface {
 	CommClose(id string, data map[string]any)
 }
 
+// CommStreamer is implemented by sinks that can write a stream as output
+// of the cell that opened a comm: what a widget's callback prints, and
+// warnings about a widget, appear under the widget, in the cell that made
+// it, whenever they happen.
+type CommStreamer interface {
+	CommStream(id, name, text string)
+}
+
 // WidgetViewMIME is the MIME type of a display that shows a Jupyter widget:
 // its data is {"version_major": 2, "version_minor": 0, "model_id": ID}.
 const WidgetViewMIME = "application/vnd.jupyter.widget-view+json"

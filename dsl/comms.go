@@ -112,6 +112,28 @@ func asideError(p any) error {
 	return fmt.Errorf("panic: %v", p)
 }
 
+// commOutput is where output concerning comm id goes: streams into the
+// cell that opened it, through the background sink.
+func (s *Session) commOutput(id string) display.Sink {
+	bg := s.background.Load()
+	if bg == nil {
+		return discardSink{}
+	}
+	if cs, ok := (*bg).(display.CommStreamer); ok {
+		return commSink{Sink: *bg, to: cs, id: id}
+	}
+	return *bg
+}
+
+// commSink is the background sink with its streams sent to a comm's cell.
+type commSink struct {
+	display.Sink
+	to display.CommStreamer
+	id string
+}
+
+func (c commSink) Stream(name, text string) { c.to.CommStream(c.id, name, text) }
+
 // discardSink drops output: aside work in a session that has no
 // background sink.
 type discardSink struct{}

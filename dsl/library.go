@@ -94,6 +94,10 @@ type Host interface {
 	Comms() display.Comms
 	// HandleComms makes c receive the front end's comm messages.
 	HandleComms(c CommHandler)
+	// CommOutput is a sink whose streams show in the cell that opened
+	// comm id (when the session's background sink can: display.CommStreamer),
+	// else the session's output between cells.
+	CommOutput(id string) display.Sink
 	// Aside runs f as a cell, after the running one: ctx's end stops its
 	// library calls as an interrupt does, and its output goes to sink (nil:
 	// the background sink). A panic of f is its error.

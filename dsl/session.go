@@ -623,6 +623,8 @@ func (h host) Status(line string) bool {
 
 func (h host) HandleComms(c CommHandler) { h.s.comms.Store(&c) }
 
+func (h host) CommOutput(id string) display.Sink { return h.s.commOutput(id) }
+
 func (h host) Aside(ctx context.Context, sink display.Sink, f func()) error {
 	return h.s.aside(ctx, sink, f)
 }

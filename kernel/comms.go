@@ -146,6 +146,15 @@ func (b backgroundSink) CommClose(id string, data map[string]any) {
 	b.k.commClosed(b.k.commParent(id), id, data)
 }
 
+// CommStream writes a stream under the request that opened comm id, so
+// front ends show it in that cell.
+func (b backgroundSink) CommStream(id, name, text string) {
+	if name != "stderr" {
+		name = "stdout"
+	}
+	b.k.publish(b.k.commParent(id), "stream", map[string]string{"name": name, "text": text})
+}
+
 func (k *kernel) commParent(id string) *message {
 	if e, ok := k.comms.lookup(id); ok && e.parent != nil {
 		return e.parent

@@ -76,7 +76,7 @@ func (c *control) received(data map[string]any) {
 	state, _ := data["state"].(map[string]any)
 	keep, ok := c.accept(state)
 	if !ok {
-		c.m.w.warnOnce(c.op+"/value", fmt.Sprintf("%s %q: ignored a value from the front end that it cannot take: %v", c.op, c.desc, state))
+		c.m.w.warnOnce(c.m.id, c.m.id+"/value", fmt.Sprintf("%s %q: ignored a value from the front end that it cannot take: %v", c.op, c.desc, state))
 		c.m.send("update", c.current(state))
 		return
 	}
@@ -138,18 +138,24 @@ func (c *control) changed(inline bool) {
 		call()
 		return
 	}
-	c.m.w.later(c.m.id, func(ctx context.Context) { c.m.w.runAside(ctx, c.op, nil, call) })
+	c.m.w.later(c.m.id, func(ctx context.Context) { c.m.w.runAside(ctx, c.op, c.m.id, call) })
 }
 
-// runAside runs a callback through the session's Aside; a panic of the
-// callback is reported as a warning, never lost and never fatal.
-func (w *Widgets) runAside(ctx context.Context, op string, sink display.Sink, f func()) {
-	if w.aside == nil {
+// runAside runs a callback of widget id through the session's Aside, its
+// output shown in the widget's cell; a panic of the callback is reported
+// there too, never lost and never fatal.
+func (w *Widgets) runAside(ctx context.Context, op, id string, f func()) {
+	if w.host.Aside == nil {
 		f()
 		return
 	}
-	if err := w.aside(ctx, sink, f); err != nil && w.warn != nil {
-		w.warn(fmt.Sprintf("%s: a callback failed: %v", op, err))
+	if err := w.host.Aside(ctx, w.output(id), f); err != nil {
+		msg := fmt.Sprintf("%s: a callback failed: %v", op, err)
+		if out := w.output(id); out != nil {
+			out.Stream("stderr", "[routelab: "+msg+"]\n")
+		} else if w.host.Warn != nil {
+			w.host.Warn(msg)
+		}
 	}
 }
 
@@ -523,7 +529,7 @@ func (b *ButtonWidget) received(data map[string]any) {
 		return
 	}
 	b.m.w.later(fmt.Sprintf("%s#%d", b.m.id, n), func(ctx context.Context) {
-		b.m.w.runAside(ctx, "lab.Button", nil, func() {
+		b.m.w.runAside(ctx, "lab.Button", b.m.id, func() {
 			for _, f := range fs {
 				f()
 			}

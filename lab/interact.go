@@ -215,7 +215,11 @@ func (it *Interaction) rerun(life context.Context) {
 	it.mu.Unlock()
 	capture := &captureSink{}
 	var shown display.Bundle
-	err := it.e.Widgets.aside(ctx, capture, func() { shown = it.call() })
+	aside := it.e.Widgets.host.Aside
+	if aside == nil { // no session to run it after
+		aside = func(_ context.Context, _ display.Sink, f func()) error { f(); return nil }
+	}
+	err := aside(ctx, capture, func() { shown = it.call() })
 	it.mu.Lock()
 	superseded := ctx.Err() != nil && life.Err() == nil
 	it.cancel = nil

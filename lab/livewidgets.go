@@ -46,7 +46,7 @@ func newLiveControls(lv LiveView) *LiveControls {
 	act := func(what string, f func()) {
 		defer func() {
 			if r := recover(); r != nil && e.Widgets != nil {
-				e.Widgets.warnOnce("live/"+what, fmt.Sprintf("live view %s: %v", what, r))
+				e.Widgets.warnOnce(c.box.id, c.box.id+"/"+what, fmt.Sprintf("live view %s: %v", what, r))
 			}
 		}()
 		f()

@@ -29,10 +29,7 @@ const (
 // Without a front end (a plain Go program, a script) widgets keep the
 // values they were made with. NewWidgets makes one; a session owns it.
 type Widgets struct {
-	comms func() display.Comms // where messages go now; nil: nowhere
-	aside func(ctx context.Context, sink display.Sink, f func()) error
-	life  context.Context // ends when the session closes
-	warn  func(string)
+	host WidgetHost
 
 	mu     sync.Mutex
 	next   int
@@ -46,16 +43,33 @@ type Widgets struct {
 	warned  map[string]bool
 }
 
-// NewWidgets makes a session's widget hub: comms returns where the
-// session's comm messages go at the moment (the running cell's output, or
-// its output between cells; nil when there is no front end), aside runs
-// callbacks as a cell would be run — after the running cell, with ctx as
-// the session's context and output to sink, a panic of f its error — so
-// that they never run at the same time as a cell; life ends with the
-// session and warn reports a front end's bad message (once per kind).
-func NewWidgets(life context.Context, comms func() display.Comms, aside func(ctx context.Context, sink display.Sink, f func()) error, warn func(string)) *Widgets {
-	return &Widgets{comms: comms, aside: aside, life: life, warn: warn,
-		models: map[string]*model{}, pending: map[string]func(context.Context){}, warned: map[string]bool{}}
+// WidgetHost is what a session gives its widgets.
+type WidgetHost struct {
+	// Life ends when the session closes.
+	Life context.Context
+	// Comms returns where the session's comm messages go at the moment:
+	// the running cell's output, or its output between cells; nil when
+	// there is no front end.
+	Comms func() display.Comms
+	// Aside runs a callback as a cell would be run — after the running
+	// cell, with ctx as the session's context and output to sink (nil: the
+	// session's output between cells), a panic of f its error — so that
+	// callbacks never run at the same time as a cell.
+	Aside func(ctx context.Context, sink display.Sink, f func()) error
+	// Output, when set, returns a sink whose streams show in the cell that
+	// made widget id: its callbacks' output and the warnings about it.
+	Output func(id string) display.Sink
+	// Warn reports what concerns no widget of the session (a message for
+	// an unknown comm).
+	Warn func(msg string)
+}
+
+// NewWidgets makes a session's widget hub.
+func NewWidgets(h WidgetHost) *Widgets {
+	if h.Life == nil {
+		h.Life = context.Background()
+	}
+	return &Widgets{host: h, models: map[string]*model{}, pending: map[string]func(context.Context){}, warned: map[string]bool{}}
 }
 
 // String says how many widgets are open.
@@ -100,10 +114,19 @@ func (w *Widgets) newModel(state map[string]any) *model {
 }
 
 func (w *Widgets) channel() display.Comms {
-	if w == nil || w.comms == nil {
+	if w == nil || w.host.Comms == nil {
 		return nil
 	}
-	return w.comms()
+	return w.host.Comms()
+}
+
+// output is the sink of the cell that made widget id, nil for the
+// session's output between cells.
+func (w *Widgets) output(id string) display.Sink {
+	if w.host.Output == nil || id == "" {
+		return nil
+	}
+	return w.host.Output(id)
 }
 
 // ref is how other models' state names this one.
@@ -183,7 +206,7 @@ func (w *Widgets) CommMsg(id string, data map[string]any) {
 	m := w.models[id]
 	w.mu.Unlock()
 	if m == nil {
-		w.warnOnce("unknown", fmt.Sprintf("a widget message for comm %q, which is no widget of this session, was ignored", id))
+		w.warnOnce("", "unknown", fmt.Sprintf("a widget message for comm %q, which is no widget of this session, was ignored", id))
 		return
 	}
 	switch data["method"] {
@@ -197,7 +220,7 @@ func (w *Widgets) CommMsg(id string, data map[string]any) {
 			m.onMsg(data)
 		}
 	default:
-		w.warnOnce("method", fmt.Sprintf("a widget message with method %v was ignored (known: update, request_state, custom)", data["method"]))
+		w.warnOnce(id, id+"/method", fmt.Sprintf("a widget message with method %v was ignored (known: update, request_state, custom)", data["method"]))
 	}
 }
 
@@ -208,13 +231,19 @@ func (w *Widgets) CommClose(id string, _ map[string]any) {
 	w.mu.Unlock()
 }
 
-func (w *Widgets) warnOnce(kind, msg string) {
+// warnOnce reports msg once per kind: in the cell that made widget id, or,
+// for no widget (id ""), through the session's Warn.
+func (w *Widgets) warnOnce(id, kind, msg string) {
 	w.mu.Lock()
 	seen := w.warned[kind]
 	w.warned[kind] = true
 	w.mu.Unlock()
-	if !seen && w.warn != nil {
-		w.warn(msg)
+	switch {
+	case seen:
+	case w.output(id) != nil:
+		w.output(id).Stream("stderr", "[routelab: "+msg+"]\n")
+	case w.host.Warn != nil:
+		w.host.Warn(msg)
 	}
 }
 
@@ -238,7 +267,7 @@ func (w *Widgets) later(key string, work func(ctx context.Context)) {
 func (w *Widgets) drain() {
 	for {
 		w.mu.Lock()
-		if len(w.queue) == 0 || w.life.Err() != nil {
+		if len(w.queue) == 0 || w.host.Life.Err() != nil {
 			w.queue, w.pending, w.running = nil, map[string]func(context.Context){}, false
 			w.mu.Unlock()
 			return
@@ -248,7 +277,7 @@ func (w *Widgets) drain() {
 		work := w.pending[key]
 		delete(w.pending, key)
 		w.mu.Unlock()
-		work(w.life)
+		work(w.host.Life)
 	}
 }
 

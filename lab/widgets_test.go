@@ -106,9 +106,21 @@ func widgetEnvSink(t *testing.T) (*Env, *frontEnd, *[]string, func() display.Sin
 	}
 	life, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	env.Widgets = NewWidgets(life, func() display.Comms { return fe }, aside, func(s string) { warnings = append(warnings, s) })
+	env.Widgets = NewWidgets(WidgetHost{Life: life, Comms: func() display.Comms { return fe }, Aside: aside,
+		Output: func(id string) display.Sink { return warnSink{id, &warnings} },
+		Warn:   func(s string) { warnings = append(warnings, s) }})
 	return env, fe, &warnings, func() display.Sink { return curSink }
 }
+
+// warnSink records what is written in the cell of widget id.
+type warnSink struct {
+	id  string
+	out *[]string
+}
+
+func (w warnSink) Stream(_, text string)              { *w.out = append(*w.out, w.id+": "+text) }
+func (warnSink) Display(display.Bundle, string, bool) {}
+func (warnSink) Clear(bool)                           {}
 
 func waitIdle(t *testing.T, w *Widgets) {
 	t.Helper()
@@ -412,4 +424,45 @@ func TestLiveControlsSteerAndReplay(t *testing.T) {
 	if len(*warnings) != 0 {
 		t.Errorf("warnings: %q", *warnings)
 	}
+}
+
+// TestAFloodOfUpdatesIsCoalesced: 10,000 slider moves while the first
+// rerun is held never queue 10,000 runs: the value is the last one, and
+// f runs a few times at most, the last with the last value.
+func TestAFloodOfUpdatesIsCoalesced(t *testing.T) {
+	env, fe, _ := widgetEnv(t)
+	hold := make(chan struct{})
+	var mu sync.Mutex
+	var runs []int
+	it := env.Interact(func(n int) int {
+		mu.Lock()
+		runs = append(runs, n)
+		first := len(runs) == 2
+		mu.Unlock()
+		if first {
+			<-hold // the first rerun waits while the flood arrives
+		}
+		return n
+	}, IntRange("n", 0, 20000, 1))
+	slider := strings.TrimPrefix(fe.state(it.box.id, "children").([]any)[0].(string), widgetModelPrefix)
+	for v := 1; v <= 10000; v++ {
+		env.Widgets.CommMsg(slider, update(map[string]any{"value": float64(v)}))
+		if v == 1 {
+			for len(snapshot(&mu, &runs)) < 2 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}
+	close(hold)
+	waitIdle(t, env.Widgets)
+	got := snapshot(&mu, &runs)
+	if len(got) > 4 || got[len(got)-1] != 10000 {
+		t.Errorf("runs after 10,000 updates: %d, the values %v", len(got), got)
+	}
+}
+
+func snapshot(mu *sync.Mutex, runs *[]int) []int {
+	mu.Lock()
+	defer mu.Unlock()
+	return append([]int(nil), *runs...)
 }

@@ -98,7 +98,7 @@ func needsHTML(pkg string, typ reflect.Type) bool {
 // widgetTypes show as Jupyter widgets (a widget view, with text for front
 // ends that render none) or are their machinery.
 var widgetTypes = map[string]bool{
-	"Widgets": true, "Param": true, "Interaction": true, "LiveControls": true,
+	"Widgets": true, "WidgetHost": true, "Param": true, "Interaction": true, "LiveControls": true,
 	"SliderWidget": true, "IntSliderWidget": true, "DropdownWidget": true, "ToggleWidget": true,
 	"TextWidget": true, "ButtonWidget": true,
 }
@@ -175,7 +175,8 @@ func displaySamples(t *testing.T) map[string][]any {
 		"lab.SweepResult":  {r.sweep},
 		"lab.View":         {r.view, r.wideView},
 
-		"lab.Widgets":         {lab.NewWidgets(context.Background(), func() display.Comms { return nil }, nil, nil)},
+		"lab.Widgets":         {lab.NewWidgets(lab.WidgetHost{})},
+		"lab.WidgetHost":      {lab.WidgetHost{Life: context.Background()}},
 		"lab.SliderWidget":    {lab.Slider("rate", 50, 400, 10, 100)},
 		"lab.IntSliderWidget": {lab.IntSlider("replicas", 1, 8, 1, 3)},
 		"lab.DropdownWidget":  {lab.Dropdown("policy", []string{"round-robin", "adaptive"}, "adaptive")},

@@ -124,6 +124,7 @@ var _ = lazily(func() {
 		"TextWidget":      reflect.ValueOf((*lab.TextWidget)(nil)),
 		"ToggleWidget":    reflect.ValueOf((*lab.ToggleWidget)(nil)),
 		"View":            reflect.ValueOf((*lab.View)(nil)),
+		"WidgetHost":      reflect.ValueOf((*lab.WidgetHost)(nil)),
 		"Widgets":         reflect.ValueOf((*lab.Widgets)(nil)),
 	}
 })

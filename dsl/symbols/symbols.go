@@ -128,7 +128,7 @@ func labBinder(onPolicy func(lab.PolicySpec)) func(h dsl.Host) map[string]reflec
 			Background:     h.Background,
 			Status:         h.Status,
 		}
-		env.Widgets = lab.NewWidgets(h.Context(), h.Comms, h.Aside, h.Warn)
+		env.Widgets = lab.NewWidgets(lab.WidgetHost{Life: h.Context(), Comms: h.Comms, Aside: h.Aside, Output: h.CommOutput, Warn: h.Warn})
 		h.HandleComms(env.Widgets)
 		return map[string]reflect.Value{
 			"Compare":  reflect.ValueOf(env.Compare),

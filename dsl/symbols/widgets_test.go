@@ -15,8 +15,9 @@ import (
 type commSink struct {
 	idSink
 	cmu   sync.Mutex
-	comms []string
-	state map[string]map[string]any
+	comms   []string
+	state   map[string]map[string]any
+	commOut map[string]string // streams of the cell that opened each comm
 }
 
 func (s *commSink) CommOpen(id, target string, data, _ map[string]any) {
@@ -48,6 +49,22 @@ func (s *commSink) CommClose(id string, _ map[string]any) {
 	s.cmu.Lock()
 	defer s.cmu.Unlock()
 	s.comms = append(s.comms, "close "+id)
+}
+
+// CommStream records output of the cell that opened comm id.
+func (s *commSink) CommStream(id, _, text string) {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
+	if s.commOut == nil {
+		s.commOut = map[string]string{}
+	}
+	s.commOut[id] += text
+}
+
+func (s *commSink) commText(id string) string {
+	s.cmu.Lock()
+	defer s.cmu.Unlock()
+	return s.commOut[id]
 }
 
 func (s *commSink) get(id, key string) any {
@@ -94,8 +111,8 @@ func eventually(t *testing.T, what string, ok func() bool) {
 
 // TestWidgetsInCells: a slider made in a cell opens its comms in the
 // cell's output and shows as a widget view; a change from the front end
-// runs the cell's callback after the cells, printing through the
-// session's output between cells; later cells see the value.
+// runs the cell's callback after the cells, its output shown in the
+// slider's cell; later cells see the value.
 func TestWidgetsInCells(t *testing.T) {
 	s, bg := widgetSession(t)
 	cell := &commSink{}
@@ -114,7 +131,7 @@ rate`, cell)
 		t.Errorf("the cell's comms: %s", got)
 	}
 	s.CommMsg(id, map[string]any{"method": "update", "state": map[string]any{"value": 205.0}, "buffer_paths": []any{}})
-	eventually(t, "the callback's output", func() bool { return strings.Contains(bg.text(), "moved to 210") })
+	eventually(t, "the callback's output", func() bool { return strings.Contains(bg.commText(id), "moved to 210") })
 	// Snapped to the step: the corrected value went out between cells.
 	if bg.get(id, "value") != 210.0 {
 		t.Errorf("background state %v", bg.get(id, "value"))
@@ -126,7 +143,10 @@ rate`, cell)
 	// A callback that panics is reported and the session goes on.
 	run(t, s, &cell.idSink, `rate.OnChange(func(float64) { panic("boom") })`)
 	s.CommMsg(id, map[string]any{"method": "update", "state": map[string]any{"value": 300.0}})
-	eventually(t, "the failed callback's warning", func() bool { return strings.Contains(bg.text(), "boom") })
+	eventually(t, "the failed callback's warning", func() bool { return strings.Contains(bg.commText(id), "boom") })
+	if strings.Contains(bg.text(), "boom") || strings.Contains(bg.text(), "moved to") {
+		t.Errorf("a widget's output went to the latest cell instead of its own: %q", bg.text())
+	}
 	if got := run(t, s, &cell.idSink, `rate.Value()`); got.Text() != "300" {
 		t.Errorf("value after a failing callback: %s", got.Text())
 	}

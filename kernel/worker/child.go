@@ -239,6 +239,10 @@ func (c *child) output(ev event) {
 	}
 	switch ev.Type {
 	case evStream:
+		if cs, ok := to.(display.CommStreamer); ok && ev.CommID != "" {
+			cs.CommStream(ev.CommID, ev.Name, ev.Text)
+			return
+		}
 		to.Stream(ev.Name, ev.Text)
 	case evDisplay:
 		to.Display(ev.Data, ev.DisplayID, ev.Update)

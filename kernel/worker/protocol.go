@@ -11,7 +11,7 @@ import (
 // protocolVersion is announced by every worker, so a kernel never talks to a
 // worker binary that speaks another protocol (the executable replaced by a
 // newer build while the kernel ran).
-const protocolVersion = 5
+const protocolVersion = 6
 
 // Request operations, kernel to worker.
 const (
@@ -95,7 +95,8 @@ type event struct {
 
 	Name      string         `json:"name,omitempty"` // stream
 	Text      string         `json:"text,omitempty"`
-	Data      display.Bundle `json:"data,omitempty"` // display; an execute's value
+	CommID    string         `json:"comm_id,omitempty"` // a stream of the cell that opened this comm
+	Data      display.Bundle `json:"data,omitempty"`    // display; an execute's value
 	DisplayID string         `json:"display_id,omitempty"`
 	Update    bool           `json:"update,omitempty"`
 	Wait      bool           `json:"wait,omitempty"` // clear

@@ -293,6 +293,11 @@ func (k sink) Stream(name, text string) {
 	k.s.reply(event{ID: k.id, Type: evStream, Name: name, Text: text})
 }
 
+// CommStream sends a stream of the cell that opened comm id.
+func (k sink) CommStream(id, name, text string) {
+	k.s.reply(event{ID: k.id, Type: evStream, Name: name, Text: text, CommID: id})
+}
+
 func (k sink) Display(b display.Bundle, id string, update bool) {
 	k.s.reply(event{ID: k.id, Type: evDisplay, Data: kernel.WireBundle(b, k.s.log.Printf), DisplayID: id, Update: update})
 }
