@@ -14,7 +14,7 @@ import (
 // commSink is an idSink that also carries comms, as a kernel's sinks do.
 type commSink struct {
 	idSink
-	cmu   sync.Mutex
+	cmu     sync.Mutex
 	comms   []string
 	state   map[string]map[string]any
 	commOut map[string]string // streams of the cell that opened each comm
