@@ -16,7 +16,11 @@
 // cell's, else the background sink. The front end's go to the session's
 // kernel.Commer without waiting, but for an open, whose yes or no the
 // kernel waits for a short while. Comms a worker leaves open when it ends
-// are closed on the front end, since their session is gone.
+// are closed on the front end, since their session is gone. A stream may
+// name a comm: it is output of the cell that opened it (a widget's
+// callback), for a sink that can place it there (display.CommStreamer). A
+// cell's status line (display.Statuser: routelab run's progress on a
+// terminal) travels as its own event, for sinks that show one.
 //
 // Read first:
 //
