@@ -102,12 +102,11 @@ func (s *Session) aside(ctx context.Context, sink display.Sink, f func()) (err e
 	return err
 }
 
+// asideError is a panic of aside work as an error (a *CallbackPanic, a
+// lab error, a cell's panic value).
 func asideError(p any) error {
-	switch x := p.(type) {
-	case error:
-		return x
-	case *CallbackPanic:
-		return x
+	if err, ok := p.(error); ok {
+		return err
 	}
 	return fmt.Errorf("panic: %v", p)
 }
