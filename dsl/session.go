@@ -430,13 +430,15 @@ func (s *Session) endCell(r *cellRun, err error) (display.Bundle, error) {
 // (library calls watching Host.Context return) and stops the interpreter if
 // the cell has not returned after the grace period.
 func (s *Session) Interrupt() {
-	s.endWork()
+	// The cell first: a cell waiting on background work (a live view's
+	// Wait) then sees its own interrupt, not only the work's end.
 	s.mu.Lock()
 	r := s.cur
 	s.mu.Unlock()
 	if r != nil {
 		s.interruptRun(r)
 	}
+	s.endWork()
 }
 
 // interruptRun cancels the run context, then stops the interpreter as soon

@@ -214,6 +214,11 @@ func (v *liveState) await(op string, reached func() bool) {
 	for !reached() {
 		select {
 		case <-v.sess.Done():
+			// An interrupt ends the view and the cell at once: the cell
+			// says it was interrupted, not that the view ran out.
+			if err := v.env.ctx().Err(); err != nil {
+				fail(op, err)
+			}
 			return
 		case <-v.env.ctx().Done():
 			fail(op, v.env.ctx().Err())
