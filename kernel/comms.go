@@ -2,7 +2,8 @@ package kernel
 
 import (
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -55,13 +56,8 @@ func (c *commRegistry) lookup(id string) (commEntry, bool) {
 func (c *commRegistry) info(target string) map[string]any {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ids := make([]string, 0, len(c.open))
-	for id := range c.open {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	out := map[string]any{}
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(c.open)) {
 		if e := c.open[id]; target == "" || e.target == target {
 			out[id] = map[string]string{"target_name": e.target}
 		}

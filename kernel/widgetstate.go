@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"encoding/json"
-	"sort"
 	"sync"
 
 	"github.com/routelab/routelab/display"
@@ -68,14 +67,8 @@ func (w *widgetState) metadata() json.RawMessage {
 	if len(w.models) == 0 {
 		return nil
 	}
-	ids := make([]string, 0, len(w.models))
-	for id := range w.models {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	state := map[string]any{}
-	for _, id := range ids {
-		m := w.models[id]
+	for id, m := range w.models {
 		state[id] = map[string]any{
 			"model_name": m["_model_name"], "model_module": m["_model_module"],
 			"model_module_version": m["_model_module_version"], "state": m,

@@ -3,7 +3,8 @@ package lab
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/routelab/routelab/display"
@@ -292,10 +293,5 @@ func (w *Widgets) idle() bool {
 func (w *Widgets) open() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	ids := make([]string, 0, len(w.models))
-	for id := range w.models {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return slices.Sorted(maps.Keys(w.models))
 }
